@@ -1,0 +1,46 @@
+#ifndef QPLAY_TAGLIB_H
+#define QPLAY_TAGLIB_H
+// A plain C view of exactly what the qplay scanner needs from TagLib. TagLib's own C
+// binding has no album artist, disc number, ReplayGain or property map.
+// Strings are malloc'd UTF-8 (NULL when absent); numbers are 0 when absent.
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct qp_tag_info {
+    char *title;
+    char *artist;
+    char *album;
+    char *album_artist;
+    char *genre;
+    int track;
+    int track_total;
+    int disc;
+    int disc_total;
+    int year;
+    int duration_ms;
+    int bitrate_kbps;
+    int sample_rate;
+    int channels;
+    int has_track_gain, has_track_peak, has_album_gain, has_album_peak;
+    double track_gain, track_peak, album_gain, album_peak;
+} qp_tag_info;
+
+typedef enum qp_tag_status {
+    QP_TAG_OK = 0,
+    QP_TAG_UNREADABLE = 1,   // open(2) failed; errno is in *err_no
+    QP_TAG_UNSUPPORTED = 2,  // TagLib knows no file type for it
+    QP_TAG_INVALID = 3,      // TagLib could not parse it
+    QP_TAG_NOT_AUDIO = 4,    // parsed, but no audio stream (sample rate 0)
+    QP_TAG_FAILED = 5        // TagLib threw an exception
+} qp_tag_status;
+
+// `path` is the file name as raw bytes (any encoding). Never throws; on any status but
+// QP_TAG_OK, *out holds nothing to free.
+qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no);
+void qp_tag_info_free(qp_tag_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

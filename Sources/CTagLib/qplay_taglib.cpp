@@ -1,0 +1,143 @@
+#include "qplay_taglib.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <taglib/audioproperties.h>
+#include <taglib/fileref.h>
+#include <taglib/tdebuglistener.h>
+#include <taglib/tfile.h>
+#include <taglib/tpropertymap.h>
+
+namespace {
+
+// TagLib describes every malformed frame on stderr; the scanner reports bad files itself.
+class SilentListener : public TagLib::DebugListener {
+public:
+    void printMessage(const TagLib::String &) override {}
+};
+
+void silence_taglib() {
+    static SilentListener listener;
+    static bool installed = [] {
+        TagLib::setDebugListener(&listener);
+        return true;
+    }();
+    (void)installed;
+}
+
+char *copy_string(const TagLib::String &s) {
+    if (s.isEmpty()) return nullptr;
+    std::string utf8 = s.to8Bit(true);
+    char *out = static_cast<char *>(std::malloc(utf8.size() + 1));
+    if (!out) return nullptr;
+    std::memcpy(out, utf8.data(), utf8.size() + 1);
+    return out;
+}
+
+// Multiple values of one property (two artists, say) are joined the way MPD shows them.
+char *property(const TagLib::PropertyMap &map, const char *key) {
+    auto it = map.find(key);
+    if (it == map.end() || it->second.isEmpty()) return nullptr;
+    return copy_string(it->second.toString("; "));
+}
+
+// "3/12" → 3 and 12; "3" → 3 and 0; garbage → 0.
+void number_pair(const TagLib::PropertyMap &map, const char *key, int *n, int *total) {
+    auto it = map.find(key);
+    if (it == map.end() || it->second.isEmpty()) return;
+    std::string s = it->second.front().to8Bit(true);
+    const char *p = s.c_str();
+    char *end = nullptr;
+    long v = std::strtol(p, &end, 10);
+    if (end != p && v > 0 && v < 100000) *n = static_cast<int>(v);
+    if (end && *end == '/') {
+        const char *q = end + 1;
+        long t = std::strtol(q, &end, 10);
+        if (end != q && t > 0 && t < 100000) *total = static_cast<int>(t);
+    }
+}
+
+// ReplayGain values look like "-6.20 dB" or "0.501000".
+void gain_value(const TagLib::PropertyMap &map, const char *key, int *has, double *value) {
+    auto it = map.find(key);
+    if (it == map.end() || it->second.isEmpty()) return;
+    std::string s = it->second.front().to8Bit(true);
+    const char *p = s.c_str();
+    char *end = nullptr;
+    double v = std::strtod(p, &end);
+    if (end != p) {
+        *has = 1;
+        *value = v;
+    }
+}
+
+int year_of(const TagLib::PropertyMap &map) {
+    auto it = map.find("DATE");
+    if (it == map.end() || it->second.isEmpty()) return 0;
+    std::string s = it->second.front().to8Bit(true);
+    long v = std::strtol(s.c_str(), nullptr, 10);  // "2024-05-01" → 2024
+    return (v > 0 && v < 10000) ? static_cast<int>(v) : 0;
+}
+
+}  // namespace
+
+extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no) {
+    std::memset(out, 0, sizeof(*out));
+    silence_taglib();
+    if (err_no) *err_no = 0;
+    // TagLib reports an unreadable file the same way as an unknown format; ask first so
+    // the scanner can say which it was.
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (err_no) *err_no = errno;
+        return QP_TAG_UNREADABLE;
+    }
+    ::close(fd);
+    try {
+        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
+        if (ref.isNull()) {
+            return ref.file() ? QP_TAG_INVALID : QP_TAG_UNSUPPORTED;
+        }
+        TagLib::File *file = ref.file();
+        if (!file->isValid()) return QP_TAG_INVALID;
+        TagLib::AudioProperties *props = file->audioProperties();
+        if (!props || props->sampleRate() <= 0) return QP_TAG_NOT_AUDIO;
+
+        const TagLib::PropertyMap map = file->properties();
+        out->title = property(map, "TITLE");
+        out->artist = property(map, "ARTIST");
+        out->album = property(map, "ALBUM");
+        out->album_artist = property(map, "ALBUMARTIST");
+        out->genre = property(map, "GENRE");
+        number_pair(map, "TRACKNUMBER", &out->track, &out->track_total);
+        number_pair(map, "DISCNUMBER", &out->disc, &out->disc_total);
+        out->year = year_of(map);
+        gain_value(map, "REPLAYGAIN_TRACK_GAIN", &out->has_track_gain, &out->track_gain);
+        gain_value(map, "REPLAYGAIN_TRACK_PEAK", &out->has_track_peak, &out->track_peak);
+        gain_value(map, "REPLAYGAIN_ALBUM_GAIN", &out->has_album_gain, &out->album_gain);
+        gain_value(map, "REPLAYGAIN_ALBUM_PEAK", &out->has_album_peak, &out->album_peak);
+
+        out->duration_ms = props->lengthInMilliseconds();
+        out->bitrate_kbps = props->bitrate();
+        out->sample_rate = props->sampleRate();
+        out->channels = props->channels();
+        return QP_TAG_OK;
+    } catch (...) {
+        qp_tag_info_free(out);
+        return QP_TAG_FAILED;
+    }
+}
+
+extern "C" void qp_tag_info_free(qp_tag_info *info) {
+    if (!info) return;
+    std::free(info->title);
+    std::free(info->artist);
+    std::free(info->album);
+    std::free(info->album_artist);
+    std::free(info->genre);
+    info->title = info->artist = info->album = info->album_artist = info->genre = nullptr;
+}

@@ -1,0 +1,33 @@
+/// A failed output operation; `output` names the output as the user configured it.
+public struct AudioOutputError: Error, Equatable, CustomStringConvertible {
+    public var output: String
+    public var reason: String
+
+    public init(output: String, reason: String) {
+        self.output = output
+        self.reason = reason
+    }
+
+    public var description: String { "\(output): \(reason)" }
+}
+
+/// Where PCM goes. An output belongs to the audio thread; `write` may block until the
+/// device (or the real-time pacing of a device-less output) has room.
+public protocol AudioOutput: AnyObject {
+    /// The output as the user names it (`alsa:default`, `null`, `file:/tmp/x.raw`).
+    var name: String { get }
+    /// When set, the output takes only this format and decoders must convert to it.
+    var requiredFormat: AudioFormat? { get }
+    /// Frames handed to the output that have not been heard yet.
+    var delayFrames: Int { get }
+    /// Underruns recovered since the output was created.
+    var underruns: Int { get }
+
+    func open(format: AudioFormat) throws(AudioOutputError)
+    /// Writes whole interleaved frames in the format given to `open`.
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError)
+    /// Plays out what was written, then returns.
+    func drain() throws(AudioOutputError)
+    /// Drops what was written and releases the device; `open` may be called again.
+    func close()
+}

@@ -1,0 +1,22 @@
+/// Copies one decoder's PCM into an output until the decoder ends. The engine's audio
+/// thread does more (commands, prefetch, volume); this is the plain path used by the
+/// foreground player and by tests that capture a whole file.
+public enum AudioPump {
+    /// Samples per read: about 23 ms of stereo CD audio, near one ALSA period.
+    public static let chunkSamples = 4096
+
+    /// Returns the number of frames written.
+    @discardableResult
+    public static func copy(from decoder: any AudioDecoder, to output: any AudioOutput) throws -> Int {
+        try output.open(format: decoder.format)
+        var buffer = [Int16](repeating: 0, count: chunkSamples - chunkSamples % decoder.format.channels)
+        var frames = 0
+        while true {
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            if count == 0 { break }
+            try buffer.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[..<count])) }
+            frames += count / decoder.format.channels
+        }
+        return frames
+    }
+}

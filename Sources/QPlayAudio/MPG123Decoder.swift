@@ -1,0 +1,148 @@
+import CMPG123
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// mpg123_init is needed by libmpg123 before 1.27 and harmless after.
+private let mpg123Ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
+
+/// MPEG layer 1/2/3 through libmpg123, gapless: encoder delay and padding are trimmed
+/// when the file has a LAME/Xing header, so consecutive tracks join sample-exact.
+public final class MPG123Decoder: AudioDecoder {
+    public let format: AudioFormat
+    public let frameCount: Int?
+    private let handle: OpaquePointer
+    private let path: FilePath
+
+    /// `converting`: a rate and channel count to produce instead of the file's own
+    /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
+    public init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
+        guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
+        var code: Int32 = 0
+        guard let handle = mpg123_new(nil, &code) else {
+            throw DecoderError(path: path, reason: Self.message(code))
+        }
+        // Every failure below deletes the handle before any stored property is set, so
+        // deinit (which also deletes it) cannot run for a half-made decoder.
+        do throws(DecoderError) {
+            var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
+            if let target {
+                flags |= target.channels == 1 ? MPG123_FORCE_MONO.rawValue : MPG123_FORCE_STEREO.rawValue
+                // libmpg123's own N-to-M resampler: no filter bank, but no extra library.
+                try Self.check(
+                    mpg123_param2(handle, Int32(MPG123_FORCE_RATE.rawValue), target.sampleRate, 0), handle, path)
+            }
+            try Self.check(mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0), handle, path)
+            // Skip junk in the middle of a file instead of stopping there.
+            try Self.check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0), handle, path)
+            try Self.check(mpg123_format_none(handle), handle, path)
+            let encoding = Int32(MPG123_ENC_SIGNED_16.rawValue)
+            if let target {
+                let layout = target.channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue
+                try Self.check(
+                    mpg123_format2(handle, target.sampleRate, Int32(layout), encoding), handle, path)
+            } else {
+                let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
+                try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
+            }
+            try Self.check(path.withPlatformString { mpg123_open(handle, $0) }, handle, path)
+            var rate = 0
+            var channels: Int32 = 0
+            var actualEncoding: Int32 = 0
+            let result = mpg123_getformat(handle, &rate, &channels, &actualEncoding)
+            if result == Int32(MPG123_DONE.rawValue) {
+                throw DecoderError(path: path, reason: "no MPEG audio in the file")
+            }
+            try Self.check(result, handle, path)
+            guard actualEncoding == encoding, channels == 1 || channels == 2, rate > 0 else {
+                throw DecoderError(path: path, reason: "unexpected output format from libmpg123")
+            }
+            let length = mpg123_length(handle)
+            self.frameCount = length >= 0 ? length : nil
+            self.format = AudioFormat(sampleRate: rate, channels: Int(channels))
+        } catch {
+            mpg123_close(handle)
+            mpg123_delete(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    public var framePosition: Int {
+        max(0, mpg123_tell(handle))
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        let wholeFrames = buffer.count - buffer.count % format.channels
+        var filled = 0
+        while filled < wholeFrames {
+            var done = 0
+            let bytesWanted = (wholeFrames - filled) * MemoryLayout<Int16>.size
+            let result = mpg123_read(handle, buffer.baseAddress! + filled, bytesWanted, &done)
+            filled += done / MemoryLayout<Int16>.size
+            switch result {
+            case Int32(MPG123_OK.rawValue):
+                continue
+            case Int32(MPG123_DONE.rawValue):
+                return filled
+            case Int32(MPG123_NEW_FORMAT.rawValue):
+                // A stream that changes format midway: the rest cannot join this one.
+                try checkFormatUnchanged()
+            default:
+                if filled > 0 { return filled }  // hand out what decoded; the error comes next call
+                throw DecoderError(path: path, reason: Self.message(result, handle))
+            }
+        }
+        return filled
+    }
+
+    public func seek(toFrame frame: Int) throws(DecoderError) {
+        let target = max(0, frameCount.map { min(frame, $0) } ?? frame)
+        let result = mpg123_seek(handle, target, SEEK_SET)
+        if result < 0 {
+            throw DecoderError(path: path, reason: Self.message(Int32(truncatingIfNeeded: result), handle))
+        }
+    }
+
+    private func checkFormatUnchanged() throws(DecoderError) {
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        mpg123_getformat(handle, &rate, &channels, &encoding)
+        if rate != format.sampleRate || Int(channels) != format.channels {
+            throw DecoderError(path: path, reason: "format changes within the file")
+        }
+    }
+
+    private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {
+        if code != Int32(MPG123_OK.rawValue) {
+            throw DecoderError(path: path, reason: message(code, handle))
+        }
+    }
+
+    private static func message(_ code: Int32, _ handle: OpaquePointer? = nil) -> String {
+        if code == Int32(MPG123_ERR.rawValue), let handle {
+            return String(cString: mpg123_strerror(handle))
+        }
+        return String(cString: mpg123_plain_strerror(code))
+    }
+}
+
+/// Opens MPEG audio files with libmpg123.
+public struct MPG123DecoderFactory: AudioDecoderFactory {
+    public init() {}
+
+    public var fileExtensions: Set<String> { ["mp3", "mp2", "mp1"] }
+
+    public func open(_ path: FilePath, converting format: AudioFormat?) throws(DecoderError) -> any AudioDecoder {
+        try MPG123Decoder(path: path, converting: format)
+    }
+}

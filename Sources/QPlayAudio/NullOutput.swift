@@ -1,0 +1,32 @@
+/// Discards audio in real time: playback takes as long as the music, for machines
+/// without a sound card and for tests of timing.
+public final class NullOutput: AudioOutput {
+    private var format: AudioFormat?
+    private var pacer: RealTimePacer?
+
+    public init() {}
+
+    public var name: String { "null" }
+    public var requiredFormat: AudioFormat? { nil }
+    public var delayFrames: Int { pacer?.delayFrames ?? 0 }
+    public var underruns: Int { 0 }
+
+    public func open(format: AudioFormat) throws(AudioOutputError) {
+        self.format = format
+        pacer = RealTimePacer(sampleRate: format.sampleRate)
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError) {
+        guard let format else { throw AudioOutputError(output: name, reason: "not open") }
+        pacer?.didWrite(frames: samples.count / format.channels)
+    }
+
+    public func drain() throws(AudioOutputError) {
+        pacer?.drain()
+    }
+
+    public func close() {
+        format = nil
+        pacer = nil
+    }
+}

@@ -1,0 +1,62 @@
+/// The tags and audio properties TagLib reads from one file.
+/// Absent tags are nil; numbers that a tag cannot hold (track 0, year 0) count as absent.
+public struct TagInfo: Sendable, Equatable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var genre: String?
+    public var track: Int?
+    public var trackTotal: Int?
+    public var disc: Int?
+    public var discTotal: Int?
+    public var year: Int?
+    /// TagLib's length, which includes the encoder delay and padding of an MP3.
+    public var durationMilliseconds: Int
+    public var bitrateKbps: Int
+    public var sampleRate: Int
+    public var channels: Int
+    public var replayGain: ReplayGain
+
+    public init(
+        title: String? = nil, artist: String? = nil, album: String? = nil,
+        albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
+        trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil, year: Int? = nil,
+        durationMilliseconds: Int = 0, bitrateKbps: Int = 0, sampleRate: Int = 0,
+        channels: Int = 0, replayGain: ReplayGain = ReplayGain()
+    ) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.genre = genre
+        self.track = track
+        self.trackTotal = trackTotal
+        self.disc = disc
+        self.discTotal = discTotal
+        self.year = year
+        self.durationMilliseconds = durationMilliseconds
+        self.bitrateKbps = bitrateKbps
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.replayGain = replayGain
+    }
+}
+
+/// ReplayGain values in dB (gains) and linear amplitude (peaks), when the file has them.
+public struct ReplayGain: Sendable, Equatable {
+    public var trackGain: Double?
+    public var trackPeak: Double?
+    public var albumGain: Double?
+    public var albumPeak: Double?
+
+    public init(
+        trackGain: Double? = nil, trackPeak: Double? = nil,
+        albumGain: Double? = nil, albumPeak: Double? = nil
+    ) {
+        self.trackGain = trackGain
+        self.trackPeak = trackPeak
+        self.albumGain = albumGain
+        self.albumPeak = albumPeak
+    }
+}

@@ -1,0 +1,33 @@
+# Sourced by the scripts: installs missing Debian packages (apt-get update once, then
+# install; sudo when not root) and finds the Swift toolchain.
+
+# Everything qplay builds against or its tests and tools call.
+QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsqlite3-dev)
+QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3)
+
+_qplay_apt_updated=0
+
+ensure_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "installing: ${missing[*]}" >&2
+  if [ "$_qplay_apt_updated" -eq 0 ]; then
+    $sudo apt-get update -qq >&2
+    _qplay_apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+ensure_swift() {
+  if ! command -v swift >/dev/null 2>&1; then
+    for d in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+      [ -x "$d/swift" ] && export PATH="$d:$PATH" && break
+    done
+  fi
+  command -v swift >/dev/null 2>&1 || { echo "error: no Swift toolchain on PATH (need Swift 6)" >&2; exit 1; }
+}
