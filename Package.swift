@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/ARCHITECTURE.md):
-//   C bindings → QPlayAudio, QPlayLibrary → (engine, protocol, daemon) → executables
+//   C bindings → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol → QPlayDaemon
+//   → executables (qplayd, qplay)
 let package = Package(
     name: "qplay",
     platforms: [.macOS(.v14)],
@@ -14,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C bindings
@@ -27,18 +31,40 @@ let package = Package(
             name: "CTagLib", path: "Sources/CTagLib",
             linkerSettings: [.linkedLibrary("tag")]),
 
-        // Audio: decoders and outputs
+        // Audio: decoders, outputs, the audio thread
         .target(
             name: "QPlayAudio",
             dependencies: [
                 "CMPG123", "CALSA",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        // Library: tags, directory walking (scanner, index, queries to come)
+        // Library: tags, scanner, index, queries, item collections
         .target(
             name: "QPlayLibrary",
             dependencies: [
                 "CTagLib",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // Engine: the pure queue and player state machine (no I/O, injectable clock)
+        .target(
+            name: "QPlayEngine",
+            dependencies: ["QPlayLibrary"]),
+        // Protocol v1: wire types and JSON Lines codec, shared by daemon and CLI.
+        // Kept free of NIO, GRDB and full Foundation so the CLI starts fast.
+        .target(
+            name: "QPlayProtocol",
+            dependencies: []),
+        // Daemon: socket server, command dispatch, persistence, configuration
+        .target(
+            name: "QPlayDaemon",
+            dependencies: [
+                "QPlayAudio", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
@@ -46,14 +72,14 @@ let package = Package(
         .executableTarget(
             name: "qplayd",
             dependencies: [
-                "QPlayAudio", "QPlayLibrary",
+                "QPlayAudio", "QPlayLibrary", "QPlayDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "qplay",
             dependencies: [
-                "QPlayLibrary",
+                "QPlayLibrary", "QPlayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -68,6 +94,15 @@ let package = Package(
         .testTarget(
             name: "QPlayLibraryTests",
             dependencies: ["QPlayLibrary", "QPlayTestSupport"]),
+        .testTarget(
+            name: "QPlayEngineTests",
+            dependencies: ["QPlayEngine"]),
+        .testTarget(
+            name: "QPlayProtocolTests",
+            dependencies: ["QPlayProtocol"]),
+        .testTarget(
+            name: "QPlayDaemonTests",
+            dependencies: ["QPlayDaemon", "QPlayProtocol", "QPlayTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

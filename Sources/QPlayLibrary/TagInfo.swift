@@ -44,7 +44,7 @@ public struct TagInfo: Sendable, Equatable {
 }
 
 /// ReplayGain values in dB (gains) and linear amplitude (peaks), when the file has them.
-public struct ReplayGain: Sendable, Equatable {
+public struct ReplayGain: Sendable, Hashable {
     public var trackGain: Double?
     public var trackPeak: Double?
     public var albumGain: Double?

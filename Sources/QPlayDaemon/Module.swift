@@ -1,0 +1,1 @@
+// The QPlayDaemon module: its files arrive with the issue that builds it.

@@ -1,0 +1,1 @@
+// The QPlayEngine module: its files arrive with the issue that builds it.

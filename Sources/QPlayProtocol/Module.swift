@@ -1,0 +1,1 @@
+// The QPlayProtocol module: its files arrive with the issue that builds it.

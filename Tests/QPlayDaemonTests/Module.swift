@@ -1,0 +1,1 @@
+// Tests for QPlayDaemon arrive with the issue that builds it.

@@ -1,0 +1,1 @@
+// Tests for QPlayEngine arrive with the issue that builds it.

@@ -1,0 +1,1 @@
+// Tests for QPlayProtocol arrive with the issue that builds it.
