@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `qplayd` process on a private socket, data directory and music folder, playing
+/// into a `file:` output whose bytes the test reads back.
+public final class DaemonProcess: @unchecked Sendable {
+    public let directory: TemporaryDirectory
+    public let socketPath: String
+    public let dataDirectory: String
+    public let musicDirectory: String
+    public let capturePath: String
+    public let logPath: String
+    private var process: Process?
+
+    /// `music`: the folder to serve (Samples/ by default). `extraArguments` go to qplayd.
+    public init(music: String = SampleCatalog.directory.string, directory: TemporaryDirectory = TemporaryDirectory("qplayd")) {
+        self.directory = directory
+        socketPath = directory.appending("run/qplay.sock").string
+        dataDirectory = directory.appending("data").string
+        musicDirectory = music
+        capturePath = directory.appending("captured.raw").string
+        logPath = directory.appending("qplayd.log").string
+    }
+
+    public var environment: [String: String] {
+        [
+            "XDG_RUNTIME_DIR": directory.appending("xdg-run").string,
+            "XDG_DATA_HOME": directory.appending("xdg-data").string,
+            "XDG_CONFIG_HOME": directory.appending("xdg-config").string,
+            "QPLAY_SOCKET": socketPath,
+        ]
+    }
+
+    public var standardArguments: [String] {
+        ["--music", musicDirectory, "--socket", socketPath, "--data-dir", dataDirectory,
+         "--output", "file:\(capturePath)"]
+    }
+
+    /// Starts qplayd and waits until it answers on its socket.
+    public func start(_ extraArguments: [String] = []) throws {
+        let process = Process()
+        process.executableURL = BuiltProducts.url("qplayd")
+        process.arguments = standardArguments + extraArguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if !process.isRunning {
+                throw LineSocketClient.Failure(description: "qplayd exited with \(process.terminationStatus):\n\(self.log)")
+            }
+            if let client = try? LineSocketClient(path: socketPath, timeoutSeconds: 2),
+                (try? client.readLine()) != nil
+            {
+                return
+            }
+            usleep(50_000)
+        }
+        throw LineSocketClient.Failure(description: "qplayd did not answer within 30 s:\n\(self.log)")
+    }
+
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    public var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    /// A new raw client, greeting already read.
+    public func client() throws -> LineSocketClient {
+        let client = try LineSocketClient(path: socketPath)
+        _ = try client.readLine()
+        return client
+    }
+
+    /// Runs the real `qplay` against this daemon.
+    @discardableResult
+    public func qplay(_ arguments: String...) throws -> ProcessResult {
+        try runProcess(BuiltProducts.url("qplay"), arguments, environment: environment)
+    }
+
+    public func qplay(arguments: [String]) throws -> ProcessResult {
+        try runProcess(BuiltProducts.url("qplay"), arguments, environment: environment)
+    }
+
+    /// SIGTERM, then waits for exit; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: a crash, as far as the daemon can tell.
+    public func kill9() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The captured output so far, as interleaved S16LE stereo at 44.1 kHz.
+    public func capturedSamples() throws -> [Int16] {
+        let bytes = try TemporaryDirectory.read(.init(capturePath))
+        return stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+    }
+
+    deinit {
+        kill9()
+    }
+}

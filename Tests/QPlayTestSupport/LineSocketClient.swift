@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw protocol client for tests: a blocking Unix stream socket that writes and reads
+/// JSON lines, with a receive timeout so a silent daemon fails the test instead of
+/// hanging it.
+public final class LineSocketClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    public init(path: String, timeoutSeconds: Int = 10) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw Failure(description: "socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(description: "connect \(path): \(String(cString: strerror(code)))")
+        }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Sends raw bytes as they are (a line must end in "\n" to count as one).
+    public func send(raw bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure(description: "send failed: \(errno)") }
+            offset += n
+        }
+    }
+
+    public func send(_ line: String) throws {
+        try send(raw: Array((line + "\n").utf8))
+    }
+
+    /// The next line without its newline; throws on timeout or a closed connection.
+    public func readLine() throws -> String {
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { throw Failure(description: "connection closed") }
+            if n < 0 { throw Failure(description: "receive failed or timed out: errno \(errno)") }
+            pending += chunk[..<n]
+        }
+    }
+
+    /// The next line decoded as a JSON object.
+    public func readObject() throws -> [String: Any] {
+        let line = try readLine()
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw Failure(description: "not a JSON object: \(line)")
+        }
+        return object
+    }
+
+    /// Sends a request and returns the response with the same id, skipping events.
+    public func request(_ cmd: String, _ args: [String: Any]? = nil, id: Int = Int.random(in: 1...1_000_000))
+        throws -> [String: Any]
+    {
+        var object: [String: Any] = ["id": id, "cmd": cmd]
+        if let args { object["args"] = args }
+        let data = try JSONSerialization.data(withJSONObject: object)
+        try send(String(decoding: data, as: UTF8.self))
+        while true {
+            let response = try readObject()
+            if response["event"] != nil { continue }
+            if (response["id"] as? Int) == id { return response }
+        }
+    }
+}
