@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// JSON encoding as the protocol writes it: compact, slashes unescaped, UTF-8 as is.
+/// JSON encoding as the protocol writes it: compact, keys sorted, slashes unescaped,
+/// UTF-8 as is.
 public enum WireCoding {
     /// A value as one JSON line, newline included.
     public static func line(_ value: some Encodable) -> [UInt8] {
@@ -18,10 +19,11 @@ public enum WireCoding {
         }
     }
 
-    /// A value as compact JSON, no newline.
+    /// A value as compact JSON, no newline. Keys are sorted: the encoder would otherwise
+    /// write them in hash order, different on every run.
     public static func bytes(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
     }
 

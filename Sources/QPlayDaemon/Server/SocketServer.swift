@@ -55,6 +55,9 @@ public final class SocketServer: Sendable {
     private let handler: any RequestHandler
     private let logger: Logger
     private let state = Mutex(State())
+    /// Held while event and subscribe-response lines are queued for writing, so events
+    /// leave in publishing order and a subscriber sees none before its `{}`.
+    private let delivery = Mutex(())
 
     public init(configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server")) {
         self.configuration = configuration
@@ -70,7 +73,7 @@ public final class SocketServer: Sendable {
     /// then starts accepting.
     public func start() async throws(ServerError) {
         let path = configuration.socketPath
-        if try SocketLocation.prepare(path: path, uid: configuration.allowedUID) == .replacedStaleSocket {
+        if try SocketLocation.prepare(path: path, uid: geteuid()) == .replacedStaleSocket {
             logger.notice("replaced a stale socket left by a previous daemon", metadata: ["path": "\(path)"])
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
@@ -107,18 +110,19 @@ public final class SocketServer: Sendable {
     /// that stopped reading is disconnected once its backlog passes `outputLimit`.
     public func publish(_ event: Event) {
         let kind = event.kind
-        let channels = state.withLock { state in
-            state.clients.values.filter { $0.subscriptions.contains(kind) }.map(\.channel)
-        }
-        guard !channels.isEmpty else { return }
-        let line = event.encodedLine()
-        let buffer = ByteBuffer(bytes: line)
-        for channel in channels {
-            if channel.isWritable {
-                channel.writeAndFlush(buffer, promise: nil)
-            } else {
-                logger.warning("disconnecting a subscriber that does not read its events")
-                channel.close(promise: nil)
+        var buffer: ByteBuffer?
+        delivery.withLock { _ in
+            let channels = state.withLock { state in
+                state.clients.values.filter { $0.subscriptions.contains(kind) }.map(\.channel)
+            }
+            for channel in channels {
+                if buffer == nil { buffer = ByteBuffer(bytes: event.encodedLine()) }
+                if channel.isWritable {
+                    channel.writeAndFlush(buffer!, promise: nil)
+                } else {
+                    logger.warning("disconnecting a subscriber that does not read its events")
+                    channel.close(promise: nil)
+                }
             }
         }
     }
@@ -211,10 +215,13 @@ public final class SocketServer: Sendable {
                     reply = Response.failure(failure.error).encodedLine(id: failure.id)
                 case .success(let request):
                     if case .subscribe(let kinds) = request.command {
-                        // Written before the subscription takes effect, so no event line
-                        // can come before this response.
-                        write(Response.empty.encodedLine(id: request.id), to: channel)
-                        state.withLock { $0.clients[id]?.subscriptions = kinds }
+                        // Subscribed and answered in one step for `publish`: every event
+                        // published after the client reads `{}` reaches it, none before.
+                        let reply = Response.empty.encodedLine(id: request.id)
+                        delivery.withLock { _ in
+                            state.withLock { $0.clients[id]?.subscriptions = kinds }
+                            write(reply, to: channel)
+                        }
                         continue
                     }
                     let response = await handler.handle(request, connection: id)
