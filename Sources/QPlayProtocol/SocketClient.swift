@@ -79,9 +79,7 @@ public final class SocketClient {
     /// Sends `command` and waits for its response; events arriving meanwhile are kept in
     /// `pendingEvents`.
     public func send(_ command: Command) throws(ClientError) -> ResponseMessage {
-        let id = RequestID.integer(nextID)
-        nextID += 1
-        try write(Request(id: id, command).encodedLine())
+        let id = try submit(command)
         while true {
             guard let message = try readMessage() else { throw .closed }
             switch message {
@@ -91,6 +89,14 @@ public final class SocketClient {
             case .greeting: continue
             }
         }
+    }
+
+    /// Sends `command` without waiting; returns the id its response will carry.
+    public func submit(_ command: Command) throws(ClientError) -> RequestID {
+        let id = RequestID.integer(nextID)
+        nextID += 1
+        try write(Request(id: id, command).encodedLine())
+        return id
     }
 
     /// Takes the events kept while waiting for responses.
