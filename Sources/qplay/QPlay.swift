@@ -13,9 +13,10 @@ struct QPlay: ParsableCommand {
         commandName: "qplay",
         abstract: "Control the qplay music daemon (qplayd).",
         discussion: """
-            Queue positions are 1-based, as `qplay queue` prints them. Every subcommand takes
-            --socket PATH (else $QPLAY_SOCKET, else $XDG_RUNTIME_DIR/qplay/qplay.sock, else
+            Queue positions are 1-based, as `qplay queue` prints them. Every subcommand takes \
+            --socket PATH (else $QPLAY_SOCKET, else $XDG_RUNTIME_DIR/qplay/qplay.sock, else \
             /tmp/qplay-$UID/qplay.sock) and --json (print the protocol result unchanged).
+
             Exit codes: 0 success, 1 the daemon refused, 2 usage error, 3 no daemon.
             """,
         version: QPlayVersion.current,

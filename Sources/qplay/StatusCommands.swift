@@ -5,8 +5,8 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show what plays.",
         discussion: """
-            --format fills {title} {artist} {album} {album_artist} {track} {year} {genre}
-            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file};
+            --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
+            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file}; \
             when stopped it prints just a newline (a status bar then hides the module).
             """)
     @Option(help: "A template with {placeholders}.") var format: String?

@@ -9,10 +9,10 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a line whenever the player changes (for status bars).",
         discussion: """
-            Subscribes to the daemon's events; never polls. While playing it also prints once
-            per second so the position moves (computed from the last status, no request).
-            Identical lines are not repeated. When the daemon goes away it prints an empty
-            line (--waybar: class "offline") and reconnects with backoff. It exits quietly
+            Subscribes to the daemon's events; never polls. While playing it also prints once \
+            per second so the position moves (computed from the last status, no request). \
+            Identical lines are not repeated. When the daemon goes away it prints an empty \
+            line (--waybar: class "offline") and reconnects with backoff. It exits quietly \
             when its output is closed.
             """)
     @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
