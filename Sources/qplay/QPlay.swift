@@ -1,60 +1,46 @@
 import ArgumentParser
-import QPlayLibrary
-import SystemPackage
+import QPlayProtocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qplay`: drives qplayd over its socket (SPEC §7). Exit codes: 0 success, 1 the daemon
+/// refused, 2 usage error, 3 no daemon.
 @main
 struct QPlay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qplay",
-        abstract: "Drive the qplay music daemon.",
-        subcommands: [Tags.self])
-}
+        abstract: "Control the qplay music daemon (qplayd).",
+        discussion: """
+            Queue positions are 1-based, as `qplay queue` prints them. Every subcommand takes \
+            --socket PATH (else $QPLAY_SOCKET, else $XDG_RUNTIME_DIR/qplay/qplay.sock, else \
+            /tmp/qplay-$UID/qplay.sock) and --json (print the protocol result unchanged).
 
-/// Shows what the library scanner reads from files, to check a collection's tags.
-struct Tags: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print the tags and audio properties TagLib reads from files.")
+            Exit codes: 0 success, 1 the daemon refused, 2 usage error, 3 no daemon.
+            """,
+        version: QPlayVersion.current,
+        subcommands: [
+            StatusCommand.self, Stats.self, Search.self, Add.self, QueueCommand.self, Remove.self,
+            Jump.self, Move.self, Clear.self, Play.self, Pause.self, Toggle.self, Stop.self,
+            Next.self, Prev.self, Press.self, Release.self, Seek.self, Vol.self, RepeatCommand.self,
+            Shuffle.self, Update.self, Watch.self, Ping.self,
+        ])
 
-    @Argument(help: "Audio files.")
-    var files: [String]
-
-    func run() throws {
-        var failed = false
-        for file in files {
-            do {
-                let tags = try TagReader.read(FilePath(file))
-                print(file)
-                print(TagsText(tags).lines.map { "  " + $0 }.joined(separator: "\n"))
-            } catch {
-                print("\(file): \(error)")
-                failed = true
+    static func main() {
+        // A closed pipe is an error return from write(), handled where it happens.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                // ArgumentParser's usage errors exit 64; SPEC §7 says 2.
+                Output.error(fullMessage(for: error))
+                Output.error("See 'qplay --help'.")
+                Glibc.exit(2)
             }
+            exit(withError: error)
         }
-        if failed { throw ExitCode.failure }
-    }
-}
-
-/// Tags as `name: value` lines, absent ones left out.
-struct TagsText {
-    let lines: [String]
-
-    init(_ tags: TagInfo) {
-        var lines: [String] = []
-        func add(_ name: String, _ value: CustomStringConvertible?) {
-            if let value { lines.append("\(name): \(value)") }
-        }
-        add("title", tags.title)
-        add("artist", tags.artist)
-        add("album", tags.album)
-        add("album artist", tags.albumArtist)
-        add("track", tags.track.map { n in tags.trackTotal.map { "\(n)/\($0)" } ?? "\(n)" })
-        add("disc", tags.disc.map { n in tags.discTotal.map { "\(n)/\($0)" } ?? "\(n)" })
-        add("year", tags.year)
-        add("genre", tags.genre)
-        add("duration", "\(tags.durationMilliseconds) ms")
-        add("audio", "\(tags.sampleRate) Hz, \(tags.channels) ch, \(tags.bitrateKbps) kb/s")
-        add("replaygain track", tags.replayGain.trackGain.map { "\($0) dB" })
-        add("replaygain album", tags.replayGain.albumGain.map { "\($0) dB" })
-        self.lines = lines
     }
 }

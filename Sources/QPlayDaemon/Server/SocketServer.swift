@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import QPlayProtocol
+import Synchronization
+
+/// The daemon's Unix-socket server for protocol v1 (SPEC §6): JSON Lines, a greeting on
+/// connect, responses in request order per connection, `subscribe` with pushed events,
+/// many clients at once. Requests go to a `RequestHandler`; events come in through
+/// `publish(_:)`.
+public final class SocketServer: Sendable {
+    public struct Configuration: Sendable {
+        public var socketPath: String
+        /// Sent in the greeting.
+        public var version: String
+        /// Peers with another uid (SO_PEERCRED) are disconnected at once.
+        public var allowedUID: UInt32
+        /// Longest request line in bytes, newline not counted.
+        public var lineLimit: Int
+        /// A subscriber whose unread output passes this many bytes is disconnected
+        /// rather than buffered for without end.
+        public var outputLimit: Int
+        public var threads: Int
+
+        public init(
+            socketPath: String, version: String = QPlayVersion.current, allowedUID: UInt32 = getuid(),
+            lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 4 << 20, threads: Int = 1
+        ) {
+            self.socketPath = socketPath
+            self.version = version
+            self.allowedUID = allowedUID
+            self.lineLimit = lineLimit
+            self.outputLimit = outputLimit
+            self.threads = threads
+        }
+    }
+
+    private struct Client {
+        let channel: any Channel
+        var subscriptions: Set<EventKind> = []
+    }
+
+    private struct State {
+        var group: MultiThreadedEventLoopGroup?
+        var listener: (any Channel)?
+        var clients: [ConnectionID: Client] = [:]
+        var nextID: UInt64 = 1
+        var stopped = false
+    }
+
+    public let configuration: Configuration
+    private let handler: any RequestHandler
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// Held while event and subscribe-response lines are queued for writing, so events
+    /// leave in publishing order and a subscriber sees none before its `{}`.
+    private let delivery = Mutex(())
+
+    public init(configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server")) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+    }
+
+    /// Number of open client connections.
+    public var connectionCount: Int { state.withLock { $0.clients.count } }
+
+    /// Prepares the directory (0700 when created), refuses when a daemon already answers
+    /// on the socket, replaces a stale socket, binds, sets the socket to 0600, and only
+    /// then starts accepting.
+    public func start() async throws(ServerError) {
+        let path = configuration.socketPath
+        if try SocketLocation.prepare(path: path, uid: geteuid()) == .replacedStaleSocket {
+            logger.notice("replaced a stale socket left by a previous daemon", metadata: ["path": "\(path)"])
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        let listener: any Channel
+        do {
+            listener = try await makeBootstrap(group: group)
+                .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            // Two daemons racing past the stale check: the loser finds the address taken.
+            if SocketLocation.probe(path) == 0 { throw .alreadyRunning(path: path) }
+            throw .bind(path: path, reason: "\(error)")
+        }
+        guard chmod(path, 0o600) == 0 else {
+            let code = errno
+            try? await listener.close()
+            try? await group.shutdownGracefully()
+            throw .system(operation: "chmod", path: path, errno: code)
+        }
+        state.withLock {
+            $0.group = group
+            $0.listener = listener
+        }
+        do {
+            try await listener.setOption(ChannelOptions.autoRead, value: true).get()
+        } catch {
+            await shutdown()
+            throw .bind(path: path, reason: "\(error)")
+        }
+        logger.info("listening", metadata: ["socket": "\(path)"])
+    }
+
+    /// Pushes `event` to every connection subscribed to its kind. Never blocks: a client
+    /// that stopped reading is disconnected once its backlog passes `outputLimit`.
+    public func publish(_ event: Event) {
+        let kind = event.kind
+        var buffer: ByteBuffer?
+        delivery.withLock { _ in
+            let channels = state.withLock { state in
+                state.clients.values.filter { $0.subscriptions.contains(kind) }.map(\.channel)
+            }
+            for channel in channels {
+                if buffer == nil { buffer = ByteBuffer(bytes: event.encodedLine()) }
+                if channel.isWritable {
+                    channel.writeAndFlush(buffer!, promise: nil)
+                } else {
+                    logger.warning("disconnecting a subscriber that does not read its events")
+                    channel.close(promise: nil)
+                }
+            }
+        }
+    }
+
+    /// Stops accepting, closes every connection, removes the socket file. Requests being
+    /// handled finish, but their responses are not delivered.
+    public func shutdown() async {
+        let (group, listener, channels) = state.withLock { state in
+            state.stopped = true
+            defer {
+                state.group = nil
+                state.listener = nil
+            }
+            return (state.group, state.listener, state.clients.values.map(\.channel))
+        }
+        guard let group else { return }
+        try? await listener?.close()
+        for channel in channels { try? await channel.close() }
+        unlink(configuration.socketPath)
+        try? await group.shutdownGracefully()
+        logger.info("socket closed", metadata: ["socket": "\(configuration.socketPath)"])
+    }
+
+    private func makeBootstrap(group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            // Accept nothing until the socket file's mode is 0600.
+            .serverChannelOption(ChannelOptions.autoRead, value: false)
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark,
+                value: .init(low: configuration.outputLimit / 2, high: configuration.outputLimit))
+            .childChannelInitializer { [self] channel in
+                self.admit(channel)
+            }
+    }
+
+    /// Checks the peer's uid, then sets the connection up.
+    private func admit(_ channel: any Channel) -> EventLoopFuture<Void> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+        }
+        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials.flatMapThrowing { [self] peer in
+            guard peer.uid == self.configuration.allowedUID else {
+                self.logger.warning(
+                    "refused a client of another user", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+                throw PeerRefused()
+            }
+            try self.setUp(channel)
+        }
+    }
+
+    private struct PeerRefused: Error {}
+    private struct ServerStopped: Error {}
+
+    private func setUp(_ channel: any Channel) throws {
+        let id: ConnectionID? = state.withLock { state in
+            guard !state.stopped else { return nil }
+            let id = ConnectionID(rawValue: state.nextID)
+            state.nextID += 1
+            state.clients[id] = Client(channel: channel)
+            return id
+        }
+        guard let id else { throw ServerStopped() }
+        let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
+        let greeting = Greeting(version: configuration.version).encodedLine()
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionHandler(
+                id: id, greeting: greeting, lineLimit: configuration.lineLimit, frames: continuation,
+                onClose: { [self] in _ = self.state.withLock { $0.clients.removeValue(forKey: id) } }))
+        Task { await self.serve(id, channel: channel, frames: frames) }
+    }
+
+    /// The request loop of one connection: one request at a time, so responses leave in
+    /// request order.
+    private func serve(_ id: ConnectionID, channel: any Channel, frames: AsyncStream<LineFramer.Frame>) async {
+        for await frame in frames {
+            let reply: [UInt8]
+            switch frame {
+            case .tooLong:
+                reply = Response.failure(
+                    .lineTooLong(
+                        "request line longer than \(configuration.lineLimit) bytes; it was discarded"))
+                    .encodedLine(id: nil)
+            case .line(let bytes):
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                switch Request.decode(line: bytes) {
+                case .failure(let failure):
+                    reply = Response.failure(failure.error).encodedLine(id: failure.id)
+                case .success(let request):
+                    if case .subscribe(let kinds) = request.command {
+                        // Subscribed and answered in one step for `publish`: every event
+                        // published after the client reads `{}` reaches it, none before.
+                        let reply = Response.empty.encodedLine(id: request.id)
+                        delivery.withLock { _ in
+                            state.withLock { $0.clients[id]?.subscriptions = kinds }
+                            write(reply, to: channel)
+                        }
+                        continue
+                    }
+                    let response = await handler.handle(request, connection: id)
+                    reply = response.encodedLine(id: request.id)
+                }
+            }
+            write(reply, to: channel)
+        }
+        await handler.connectionClosed(id)
+    }
+
+    private func write(_ line: [UInt8], to channel: any Channel) {
+        // On a connection the client already closed this fails, which harms nothing.
+        channel.writeAndFlush(ByteBuffer(bytes: line), promise: nil)
+    }
+}

@@ -1,0 +1,45 @@
+/// One line of waybar's custom-module JSON (`return-type: json`):
+/// `{"alt", "class", "percentage", "text", "tooltip"}`; class and alt are the state,
+/// percentage the position in the track.
+public struct WaybarLine: Sendable, Hashable, Codable {
+    public var text: String
+    public var tooltip: String
+    public var `class`: String
+    public var alt: String
+    public var percentage: Int
+
+    public init(status: Status, format: String?) {
+        text = format.map { StatusFormat.render($0, status: status) } ?? StatusFormat.defaultText(status)
+        `class` = status.state.rawValue
+        alt = status.state.rawValue
+        if status.state == .stopped || status.track == nil {
+            tooltip = "qplay: stopped"
+            percentage = 0
+            return
+        }
+        let track = status.track!
+        var lines = [track.title]
+        let byline = [track.artist, track.album].compactMap { $0 }.filter { !$0.isEmpty }
+        if !byline.isEmpty { lines.append(byline.joined(separator: " — ")) }
+        var time = TimeText.format(status.position ?? 0)
+        if let duration = status.duration { time += " / " + TimeText.format(duration) }
+        lines.append("\(time)  (\(status.state.rawValue), volume \(status.volume)%)")
+        tooltip = lines.joined(separator: "\n")
+        if let duration = status.duration, duration > 0 {
+            percentage = min(100, max(0, Int(((status.position ?? 0) / duration * 100).rounded(.down))))
+        } else {
+            percentage = 0
+        }
+    }
+
+    /// The line for when no daemon answers: empty text, so waybar hides the module.
+    public static let offline = WaybarLine(text: "", tooltip: "qplay: no daemon", class: "offline", alt: "offline", percentage: 0)
+
+    public init(text: String, tooltip: String, class: String, alt: String, percentage: Int) {
+        self.text = text
+        self.tooltip = tooltip
+        self.class = `class`
+        self.alt = alt
+        self.percentage = percentage
+    }
+}

@@ -1,0 +1,140 @@
+/// Which tracks `add` takes.
+public enum AddSource: Sendable, Hashable {
+    /// Every track the query matches, in query order.
+    case query([Predicate])
+    /// Tracks by id, in the order given.
+    case ids([Int64])
+    /// Tracks by path relative to the music directory, in the order given.
+    case paths([String])
+}
+
+/// A queue entry named by its entry id or its 0-based index.
+public enum EntryReference: Sendable, Hashable {
+    case entry(Int64)
+    case index(Int)
+}
+
+/// The next/previous buttons of `press` and `release`.
+public enum Button: String, Sendable, Hashable, Codable, CaseIterable {
+    case next, previous
+}
+
+/// `seek` to a position or by a signed delta, in seconds.
+public enum SeekTarget: Sendable, Hashable {
+    case position(Double)
+    case delta(Double)
+}
+
+/// `volume` set to a level (0–100) or changed by a signed delta.
+public enum VolumeChange: Sendable, Hashable {
+    case set(Int)
+    case delta(Int)
+}
+
+/// A command with its arguments, checked (SPEC §6 table).
+public enum Command: Sendable, Hashable {
+    case ping
+    case status
+    case stats
+    case search(where: [Predicate], limit: Int?)
+    case add(AddSource)
+    case queue
+    case remove(EntryReference)
+    case jump(EntryReference)
+    case move(from: Int, to: Int)
+    case clear
+    case play, pause, toggle, stop, next, previous
+    case press(Button)
+    case release(Button)
+    case seek(SeekTarget)
+    case volume(VolumeChange)
+    /// At least one of the two is set.
+    case mode(repeat: RepeatMode?, shuffle: Bool?)
+    case update(path: String?, wait: Bool)
+    /// Never empty; `subscribe` without `events` means all kinds.
+    case subscribe(Set<EventKind>)
+
+    /// The `cmd` string.
+    public var name: String {
+        switch self {
+        case .ping: "ping"
+        case .status: "status"
+        case .stats: "stats"
+        case .search: "search"
+        case .add: "add"
+        case .queue: "queue"
+        case .remove: "remove"
+        case .jump: "jump"
+        case .move: "move"
+        case .clear: "clear"
+        case .play: "play"
+        case .pause: "pause"
+        case .toggle: "toggle"
+        case .stop: "stop"
+        case .next: "next"
+        case .previous: "previous"
+        case .press: "press"
+        case .release: "release"
+        case .seek: "seek"
+        case .volume: "volume"
+        case .mode: "mode"
+        case .update: "update"
+        case .subscribe: "subscribe"
+        }
+    }
+
+    /// Every command name of protocol v1.
+    public static let names: [String] = [
+        "ping", "status", "stats", "search", "add", "queue", "remove", "jump", "move", "clear",
+        "play", "pause", "toggle", "stop", "next", "previous", "press", "release", "seek",
+        "volume", "mode", "update", "subscribe",
+    ]
+
+    /// The `args` object as sent on the wire; nil for commands without arguments.
+    public var arguments: [String: JSONValue]? {
+        switch self {
+        case .ping, .status, .stats, .queue, .clear, .play, .pause, .toggle, .stop, .next,
+            .previous:
+            return nil
+        case .search(let predicates, let limit):
+            var args: [String: JSONValue] = ["where": .array(predicates.map(\.json))]
+            if let limit { args["limit"] = .integer(Int64(limit)) }
+            return args
+        case .add(.query(let predicates)):
+            return ["where": .array(predicates.map(\.json))]
+        case .add(.ids(let ids)):
+            return ["ids": .array(ids.map { .integer($0) })]
+        case .add(.paths(let paths)):
+            return ["paths": .array(paths.map { .string($0) })]
+        case .remove(let reference), .jump(let reference):
+            switch reference {
+            case .entry(let id): return ["entry": .integer(id)]
+            case .index(let index): return ["index": .integer(Int64(index))]
+            }
+        case .move(let from, let to):
+            return ["from": .integer(Int64(from)), "to": .integer(Int64(to))]
+        case .press(let button), .release(let button):
+            return ["button": .string(button.rawValue)]
+        case .seek(.position(let seconds)):
+            return ["position": .number(seconds)]
+        case .seek(.delta(let seconds)):
+            return ["delta": .number(seconds)]
+        case .volume(.set(let level)):
+            return ["set": .integer(Int64(level))]
+        case .volume(.delta(let change)):
+            return ["delta": .integer(Int64(change))]
+        case .mode(let repeatMode, let shuffle):
+            var args: [String: JSONValue] = [:]
+            if let repeatMode { args["repeat"] = .string(repeatMode.rawValue) }
+            if let shuffle { args["shuffle"] = .bool(shuffle) }
+            return args
+        case .update(let path, let wait):
+            var args: [String: JSONValue] = ["wait": .bool(wait)]
+            if let path { args["path"] = .string(path) }
+            return args
+        case .subscribe(let kinds):
+            let sorted = EventKind.allCases.filter(kinds.contains)
+            return ["events": .array(sorted.map { .string($0.rawValue) })]
+        }
+    }
+}

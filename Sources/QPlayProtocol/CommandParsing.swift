@@ -1,0 +1,131 @@
+extension Command {
+    /// The command `name` with its `args`, checked. Unknown names throw
+    /// `unknown_command`; wrong, missing or unexpected arguments throw `bad_request`.
+    public static func parse(name: String, args: JSONValue?) throws(ProtocolError) -> Command {
+        let reader = try ArgumentReader(command: name, args: args)
+        switch name {
+        case "ping": return try simple(.ping, reader)
+        case "status": return try simple(.status, reader)
+        case "stats": return try simple(.stats, reader)
+        case "queue": return try simple(.queue, reader)
+        case "clear": return try simple(.clear, reader)
+        case "play": return try simple(.play, reader)
+        case "pause": return try simple(.pause, reader)
+        case "toggle": return try simple(.toggle, reader)
+        case "stop": return try simple(.stop, reader)
+        case "next": return try simple(.next, reader)
+        case "previous": return try simple(.previous, reader)
+        case "search":
+            try reader.allowOnly(["where", "limit"])
+            let limit = try reader.integer("limit", in: 1...Int64(Int32.max)).map { Int($0) }
+            return .search(where: try reader.predicates("where") ?? [], limit: limit)
+        case "add":
+            try reader.allowOnly(["where", "ids", "paths"])
+            switch try reader.oneOf(["where", "ids", "paths"]) {
+            case "where":
+                return .add(.query(try reader.predicates("where") ?? []))
+            case "ids":
+                let items = try reader.list("ids") ?? []
+                var ids: [Int64] = []
+                for item in items {
+                    guard let id = item.integerValue else {
+                        throw .badRequest("add: `ids` must be a list of track ids (whole numbers)")
+                    }
+                    ids.append(id)
+                }
+                if ids.isEmpty { throw .badRequest("add: `ids` must name at least one track") }
+                return .add(.ids(ids))
+            default:
+                let items = try reader.list("paths") ?? []
+                var paths: [String] = []
+                for item in items {
+                    guard case .string(let path) = item else {
+                        throw .badRequest("add: `paths` must be a list of strings")
+                    }
+                    paths.append(path)
+                }
+                if paths.isEmpty { throw .badRequest("add: `paths` must name at least one file") }
+                return .add(.paths(paths))
+            }
+        case "remove", "jump":
+            try reader.allowOnly(["entry", "index"])
+            let reference: EntryReference
+            if try reader.oneOf(["entry", "index"]) == "entry" {
+                reference = .entry(try reader.integer("entry")!)
+            } else {
+                reference = .index(try reader.index("index")!)
+            }
+            return name == "remove" ? .remove(reference) : .jump(reference)
+        case "move":
+            try reader.allowOnly(["from", "to"])
+            guard let from = try reader.index("from"), let to = try reader.index("to") else {
+                throw .badRequest("move: needs `from` and `to` (0-based indexes)")
+            }
+            return .move(from: from, to: to)
+        case "press", "release":
+            try reader.allowOnly(["button"])
+            guard let text = try reader.string("button") else {
+                throw .badRequest("\(name): needs `button`: \"next\" or \"previous\"")
+            }
+            guard let button = Button(rawValue: text) else {
+                throw .badRequest("\(name): `button` must be \"next\" or \"previous\", got \"\(text)\"")
+            }
+            return name == "press" ? .press(button) : .release(button)
+        case "seek":
+            try reader.allowOnly(["position", "delta"])
+            if try reader.oneOf(["position", "delta"]) == "position" {
+                let seconds = try reader.number("position")!
+                guard seconds >= 0 else {
+                    throw .badRequest("seek: `position` must be 0 or more seconds, got \(seconds)")
+                }
+                return .seek(.position(seconds))
+            }
+            return .seek(.delta(try reader.number("delta")!))
+        case "volume":
+            try reader.allowOnly(["set", "delta"])
+            if try reader.oneOf(["set", "delta"]) == "set" {
+                return .volume(.set(Int(try reader.integer("set", in: 0...100)!)))
+            }
+            return .volume(.delta(Int(try reader.integer("delta", in: -100...100)!)))
+        case "mode":
+            try reader.allowOnly(["repeat", "shuffle"])
+            var repeatMode: RepeatMode?
+            if let text = try reader.string("repeat") {
+                guard let mode = RepeatMode(rawValue: text) else {
+                    throw .badRequest("mode: `repeat` must be \"off\", \"one\" or \"all\", got \"\(text)\"")
+                }
+                repeatMode = mode
+            }
+            let shuffle = try reader.bool("shuffle")
+            guard repeatMode != nil || shuffle != nil else {
+                throw .badRequest("mode: needs `repeat` (\"off\", \"one\", \"all\") and/or `shuffle` (true/false)")
+            }
+            return .mode(repeat: repeatMode, shuffle: shuffle)
+        case "update":
+            try reader.allowOnly(["path", "wait"])
+            return .update(path: try reader.string("path"), wait: try reader.bool("wait") ?? false)
+        case "subscribe":
+            try reader.allowOnly(["events"])
+            guard let items = try reader.list("events") else { return .subscribe(Set(EventKind.allCases)) }
+            var kinds: Set<EventKind> = []
+            for item in items {
+                guard case .string(let text) = item, let kind = EventKind(rawValue: text) else {
+                    throw .badRequest("subscribe: `events` items must be \"player\", \"queue\" or \"scan\"")
+                }
+                kinds.insert(kind)
+            }
+            if kinds.isEmpty {
+                throw .badRequest("subscribe: `events` must name at least one of player, queue, scan")
+            }
+            return .subscribe(kinds)
+        default:
+            throw .unknownCommand(
+                "unknown command \"\(name)\"; commands: " + names.joined(separator: ", "))
+        }
+    }
+
+    private static func simple(_ command: Command, _ reader: ArgumentReader) throws(ProtocolError) -> Command {
+        try reader.allowOnly([])
+        return command
+    }
+}

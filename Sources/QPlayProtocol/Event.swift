@@ -1,0 +1,85 @@
+/// The kinds of events a connection can subscribe to.
+public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Track, state, options or seeking changed.
+    case player
+    /// The queue was edited or installed.
+    case queue
+    /// A library scan progressed.
+    case scan
+}
+
+/// `queue` event data.
+public struct QueueChange: Sendable, Hashable, Codable {
+    public var length: Int
+    public var modified: Bool
+    public init(length: Int, modified: Bool) {
+        self.length = length
+        self.modified = modified
+    }
+}
+
+/// `scan` event data.
+public struct ScanProgressUpdate: Sendable, Hashable, Codable {
+    /// Files looked at so far.
+    public var seen: Int
+    /// Files to look at, when known.
+    public var total: Int?
+    /// Files per second.
+    public var rate: Double
+    public var done: Bool
+
+    public init(seen: Int, total: Int?, rate: Double, done: Bool) {
+        self.seen = seen
+        self.total = total
+        self.rate = rate
+        self.done = done
+    }
+
+    enum CodingKeys: String, CodingKey { case seen, total, rate, done }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seen, forKey: .seen)
+        try container.encode(total, forKey: .total)
+        try container.encode(rate.isFinite ? (rate * 10).rounded() / 10 : 0, forKey: .rate)
+        try container.encode(done, forKey: .done)
+    }
+}
+
+/// A pushed line: `{"event": "player", "data": status}`.
+public enum Event: Sendable, Hashable {
+    case player(Status)
+    case queue(QueueChange)
+    case scan(ScanProgressUpdate)
+
+    public var kind: EventKind {
+        switch self {
+        case .player: .player
+        case .queue: .queue
+        case .scan: .scan
+        }
+    }
+}
+
+extension Event: Codable {
+    enum CodingKeys: String, CodingKey { case event, data }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(EventKind.self, forKey: .event) {
+        case .player: self = .player(try container.decode(Status.self, forKey: .data))
+        case .queue: self = .queue(try container.decode(QueueChange.self, forKey: .data))
+        case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .event)
+        switch self {
+        case .player(let status): try container.encode(status, forKey: .data)
+        case .queue(let change): try container.encode(change, forKey: .data)
+        case .scan(let progress): try container.encode(progress, forKey: .data)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One request line: `{"id": 1, "cmd": "seek", "args": {"delta": 10}}`.
+public struct Request: Sendable, Hashable {
+    /// Echoed in the response. A request without `id` is answered with `"id": null`.
+    public var id: RequestID?
+    public var command: Command
+
+    public init(id: RequestID?, _ command: Command) {
+        self.id = id
+        self.command = command
+    }
+
+    /// The request as one JSON line, newline included.
+    public func encodedLine() -> [UInt8] {
+        var object: [String: JSONValue] = ["cmd": .string(command.name)]
+        switch id {
+        case .integer(let value)?: object["id"] = .integer(value)
+        case .number(let value)?: object["id"] = .number(value)
+        case .string(let value)?: object["id"] = .string(value)
+        case nil: break
+        }
+        if let args = command.arguments { object["args"] = .object(args) }
+        return WireCoding.line(JSONValue.object(object))
+    }
+
+    /// Reads a request line (without its newline). On failure, the error carries the id
+    /// when the line had a usable one, so the error response can echo it.
+    public static func decode(line: some Collection<UInt8>) -> Result<Request, RequestDecodingError> {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        } catch {
+            return .failure(.init(id: nil, error: .badRequest("invalid JSON: the line is not one JSON object")))
+        }
+        guard case .object(let fields) = json else {
+            return .failure(
+                .init(id: nil, error: .badRequest("a request must be a JSON object, got \(json.typeDescription)")))
+        }
+        var id: RequestID?
+        if let rawID = fields["id"], rawID != .null {
+            guard let parsed = RequestID(rawID) else {
+                return .failure(
+                    .init(id: nil, error: .badRequest("`id` must be a number or a string, got \(rawID.typeDescription)")))
+            }
+            id = parsed
+        }
+        for key in fields.keys.sorted() where !["id", "cmd", "args"].contains(key) {
+            return .failure(.init(id: id, error: .badRequest("unknown request field `\(key)` (fields: id, cmd, args)")))
+        }
+        guard case .string(let name)? = fields["cmd"] else {
+            return .failure(.init(id: id, error: .badRequest("a request needs `cmd`, the command name as a string")))
+        }
+        do {
+            return .success(Request(id: id, try Command.parse(name: name, args: fields["args"])))
+        } catch {
+            return .failure(.init(id: id, error: error))
+        }
+    }
+}
+
+/// Why a request line could not be read, with the id to answer to when there was one.
+public struct RequestDecodingError: Error, Sendable, Hashable {
+    public var id: RequestID?
+    public var error: ProtocolError
+
+    public init(id: RequestID?, error: ProtocolError) {
+        self.id = id
+        self.error = error
+    }
+}

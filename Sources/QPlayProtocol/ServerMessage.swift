@@ -1,0 +1,85 @@
+/// A line a client receives: the greeting, a response, or an event.
+public enum ServerMessage: Sendable {
+    case greeting(Greeting)
+    case response(ResponseMessage)
+    case event(Event)
+
+    /// Reads one line (without its newline) from the daemon.
+    public static func decode(line: [UInt8]) throws(ClientDecodingError) -> ServerMessage {
+        let probe: Probe
+        do {
+            probe = try WireCoding.decode(Probe.self, from: line)
+        } catch {
+            throw ClientDecodingError(message: "the daemon sent a line that is not a JSON object", line: line)
+        }
+        if let ok = probe.ok {
+            let outcome: Result<Void, ProtocolError>
+            if ok {
+                outcome = .success(())
+            } else {
+                outcome = .failure(probe.error ?? ProtocolError(.internalError, "error response without `error`"))
+            }
+            return .response(ResponseMessage(id: probe.id, outcome: outcome, line: line))
+        }
+        if probe.event != nil {
+            do {
+                return .event(try WireCoding.decode(Event.self, from: line))
+            } catch {
+                throw ClientDecodingError(message: "unreadable event: \(error)", line: line)
+            }
+        }
+        if let name = probe.protocol {
+            return .greeting(Greeting(protocol: name, version: probe.version ?? "unknown"))
+        }
+        throw ClientDecodingError(message: "the daemon sent a line that is neither response nor event", line: line)
+    }
+
+    private struct Probe: Decodable {
+        var `protocol`: String?
+        var version: String?
+        var id: RequestID?
+        var ok: Bool?
+        var error: ProtocolError?
+        var event: String?
+    }
+}
+
+/// A response as a client sees it, with its line kept so that the result can be decoded
+/// into the type the command returns, or passed on unchanged (`qplay --json`).
+public struct ResponseMessage: Sendable {
+    public var id: RequestID?
+    public var outcome: Result<Void, ProtocolError>
+    public var line: [UInt8]
+
+    public init(id: RequestID?, outcome: Result<Void, ProtocolError>, line: [UInt8]) {
+        self.id = id
+        self.outcome = outcome
+        self.line = line
+    }
+
+    /// The error of a failed request.
+    public var error: ProtocolError? {
+        if case .failure(let error) = outcome { return error }
+        return nil
+    }
+
+    /// The result decoded as `type`; throws the protocol error of a failed request.
+    public func result<T: Decodable>(as type: T.Type) throws -> T {
+        if case .failure(let error) = outcome { throw error }
+        return try WireCoding.decode(ResultBox<T>.self, from: line).result
+    }
+
+    /// The bytes of `result` exactly as the daemon sent them.
+    public var rawResult: ArraySlice<UInt8>? {
+        JSONSpan.member("result", of: line).map { line[$0] }
+    }
+
+    private struct ResultBox<T: Decodable>: Decodable { var result: T }
+}
+
+/// A line from the daemon that this client cannot read.
+public struct ClientDecodingError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var line: [UInt8]
+    public var description: String { message }
+}

@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking protocol client over a plain POSIX Unix socket: no event loop, so a
+/// short-lived command starts and finishes fast. Not thread-safe; one per thread.
+public final class SocketClient {
+    public let path: String
+    /// The daemon's greeting, read on connect.
+    public private(set) var greeting = Greeting(protocol: "", version: "")
+    public let fileDescriptor: Int32
+    private var framer = LineFramer(limit: 1 << 30)
+    private var nextID: Int64 = 1
+    /// Events that arrived while waiting for a response, oldest first.
+    public private(set) var pendingEvents: [Event] = []
+    private var closed = false
+
+    /// Connects and reads the greeting. `timeout` bounds every later wait for the daemon
+    /// (nil: wait as long as it takes).
+    public init(path: String, timeout: Double? = nil) throws(ClientError) {
+        self.path = path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .connection(path: path, reason: Self.describe(errno)) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(descriptor)
+            throw .connection(path: path, reason: "the socket path is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected != 0 {
+            let code = errno
+            Glibc.close(descriptor)
+            if code == ENOENT || code == ECONNREFUSED || code == ENOTDIR {
+                throw .noDaemon(path: path, reason: Self.describe(code))
+            }
+            throw .connection(path: path, reason: Self.describe(code))
+        }
+        fileDescriptor = descriptor
+        self.timeout = timeout
+        do {
+            guard let line = try readLine() else { throw ClientError.closed }
+            guard case .greeting(let hello) = try ServerMessage.decode(line: line) else {
+                throw ClientError.protocolViolation("the daemon did not greet")
+            }
+            greeting = hello
+            guard hello.protocol == Greeting.protocolName else {
+                throw ClientError.protocolViolation("the daemon speaks \(hello.protocol), not \(Greeting.protocolName)")
+            }
+        } catch let error as ClientError {
+            Glibc.close(descriptor)
+            throw error
+        } catch {
+            Glibc.close(descriptor)
+            throw .protocolViolation("\(error)")
+        }
+    }
+
+    /// Bounds every wait for the daemon, in seconds; nil waits as long as it takes.
+    public var timeout: Double?
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fileDescriptor)
+    }
+
+    /// Sends `command` and waits for its response; events arriving meanwhile are kept in
+    /// `pendingEvents`.
+    public func send(_ command: Command) throws(ClientError) -> ResponseMessage {
+        let id = try submit(command)
+        while true {
+            guard let message = try readMessage() else { throw .closed }
+            switch message {
+            case .response(let response) where response.id == id: return response
+            case .response: continue
+            case .event(let event): pendingEvents.append(event)
+            case .greeting: continue
+            }
+        }
+    }
+
+    /// Sends `command` without waiting; returns the id its response will carry.
+    public func submit(_ command: Command) throws(ClientError) -> RequestID {
+        let id = RequestID.integer(nextID)
+        nextID += 1
+        try write(Request(id: id, command).encodedLine())
+        return id
+    }
+
+    /// Takes the events kept while waiting for responses.
+    public func takePendingEvents() -> [Event] {
+        defer { pendingEvents = [] }
+        return pendingEvents
+    }
+
+    /// Writes raw bytes (a request line must end with a newline).
+    public func write(_ bytes: [UInt8]) throws(ClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw errno == EPIPE || errno == ECONNRESET ? .closed : .io(Self.describe(errno))
+            }
+            offset += written
+        }
+    }
+
+    /// The next message from the daemon; nil when it closed the connection.
+    public func readMessage() throws(ClientError) -> ServerMessage? {
+        guard let line = try readLine() else { return nil }
+        do {
+            return try ServerMessage.decode(line: line)
+        } catch {
+            throw .protocolViolation(error.message)
+        }
+    }
+
+    /// The next line (without newline); nil when the daemon closed the connection.
+    public func readLine() throws(ClientError) -> [UInt8]? {
+        while true {
+            if case .line(let line)? = framer.next() { return line }
+            guard try waitReadable(timeout: timeout) else { throw .timeout }
+            guard try fill() else { return nil }
+        }
+    }
+
+    /// Whether a line is ready without waiting (buffered or on the socket).
+    public func hasBufferedLine() -> Bool {
+        var copy = framer
+        return copy.next() != nil
+    }
+
+    /// Waits until the socket has bytes or EOF; false on timeout.
+    public func waitReadable(timeout: Double?) throws(ClientError) -> Bool {
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, Double(Int32.max)))) } ?? -1
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .io(Self.describe(errno))
+            }
+            return ready > 0
+        }
+    }
+
+    /// Reads what the socket has into the framer; false on end of stream.
+    private func fill() throws(ClientError) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == ECONNRESET { return false }
+                throw .io(Self.describe(errno))
+            }
+            if count == 0 { return false }
+            framer.append(chunk[..<count])
+            return true
+        }
+    }
+
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// Why talking to the daemon failed.
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing listens on the socket (missing file or refused connection).
+    case noDaemon(path: String, reason: String)
+    case connection(path: String, reason: String)
+    case closed
+    case timeout
+    case io(String)
+    case protocolViolation(String)
+
+    public var description: String {
+        switch self {
+        case .noDaemon(let path, let reason): "no qplay daemon at \(path) (\(reason))"
+        case .connection(let path, let reason): "cannot connect to \(path): \(reason)"
+        case .closed: "the daemon closed the connection"
+        case .timeout: "the daemon did not answer in time"
+        case .io(let reason): "socket error: \(reason)"
+        case .protocolViolation(let reason): "unexpected reply from the daemon: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// Whether sound is coming out.
+public enum PlayerState: String, Sendable, Hashable, Codable, CaseIterable {
+    case playing, paused, stopped
+}
+
+public enum RepeatMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case off, one, all
+}
+
+/// The direction of a held next/previous button's scan.
+public enum Seeking: String, Sendable, Hashable, Codable, CaseIterable {
+    case none, forward, backward
+}
+
+/// The audio output: its name and the error it has now, if any.
+public struct OutputStatus: Sendable, Hashable, Codable {
+    public var name: String
+    public var error: String?
+
+    public init(name: String, error: String? = nil) {
+        self.name = name
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey { case name, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(error, forKey: .error)
+    }
+}
+
+/// The player's state (`status` result and `player` event data).
+public struct Status: Sendable, Hashable, Codable {
+    public var state: PlayerState
+    public var track: Track?
+    /// The entry id of what is playing.
+    public var entry: Int64?
+    /// 0-based position of the current entry in the queue the user sees.
+    public var index: Int?
+    /// Seconds into the current track; null when there is none.
+    public var position: Double?
+    /// Seconds; null when there is no current track.
+    public var duration: Double?
+    public var queueLength: Int
+    /// The queue was edited and is installed at the next track change.
+    public var queueModified: Bool
+    /// 0–100.
+    public var volume: Int
+    public var `repeat`: RepeatMode
+    public var shuffle: Bool
+    public var seeking: Seeking
+    public var output: OutputStatus
+
+    public init(
+        state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
+        position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
+        queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
+        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus
+    ) {
+        self.state = state
+        self.track = track
+        self.entry = entry
+        self.index = index
+        self.position = position
+        self.duration = duration
+        self.queueLength = queueLength
+        self.queueModified = queueModified
+        self.volume = volume
+        self.repeat = `repeat`
+        self.shuffle = shuffle
+        self.seeking = seeking
+        self.output = output
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, track, entry, index, position, duration, queueLength = "queue_length"
+        case queueModified = "queue_modified", volume, `repeat`, shuffle, seeking, output
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(track, forKey: .track)
+        try container.encode(entry, forKey: .entry)
+        try container.encode(index, forKey: .index)
+        try container.encode(position.map(Seconds.rounded), forKey: .position)
+        try container.encode(duration.map(Seconds.rounded), forKey: .duration)
+        try container.encode(queueLength, forKey: .queueLength)
+        try container.encode(queueModified, forKey: .queueModified)
+        try container.encode(volume, forKey: .volume)
+        try container.encode(self.repeat, forKey: .repeat)
+        try container.encode(shuffle, forKey: .shuffle)
+        try container.encode(seeking, forKey: .seeking)
+        try container.encode(output, forKey: .output)
+    }
+}

@@ -1,0 +1,62 @@
+/// A track as the protocol shows it (SPEC §6). Absent tags are `null` on the wire.
+public struct Track: Sendable, Hashable, Codable {
+    public var id: Int64
+    /// Relative to the music directory. Bytes that are not UTF-8 appear as U+FFFD.
+    public var path: String
+    public var title: String
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var track: Int?
+    public var disc: Int?
+    public var year: Int?
+    public var genre: String?
+    /// Seconds.
+    public var duration: Double?
+
+    public init(
+        id: Int64, path: String, title: String, artist: String? = nil, album: String? = nil,
+        albumArtist: String? = nil, track: Int? = nil, disc: Int? = nil, year: Int? = nil,
+        genre: String? = nil, duration: Double? = nil
+    ) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.track = track
+        self.disc = disc
+        self.year = year
+        self.genre = genre
+        self.duration = duration
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, title, artist, album, albumArtist = "album_artist", track, disc, year, genre
+        case duration
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(path, forKey: .path)
+        try container.encode(title, forKey: .title)
+        try container.encode(artist, forKey: .artist)
+        try container.encode(album, forKey: .album)
+        try container.encode(albumArtist, forKey: .albumArtist)
+        try container.encode(track, forKey: .track)
+        try container.encode(disc, forKey: .disc)
+        try container.encode(year, forKey: .year)
+        try container.encode(genre, forKey: .genre)
+        try container.encode(duration.map(Seconds.rounded), forKey: .duration)
+    }
+}
+
+/// Times on the wire are seconds rounded to milliseconds, so lines stay short and
+/// readable (`12.345`, not `12.345678912`).
+enum Seconds {
+    static func rounded(_ value: Double) -> Double {
+        value.isFinite ? (value * 1000).rounded() / 1000 : 0
+    }
+}

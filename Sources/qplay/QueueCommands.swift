@@ -1,0 +1,127 @@
+import ArgumentParser
+import QPlayProtocol
+
+/// How `search` and `add` pick tracks: TEXT (title contains), `--where`, `--id`.
+struct TrackSelection: ParsableArguments {
+    @Argument(help: "Title contains TEXT (words are joined with spaces).")
+    var text: [String] = []
+
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("PROPERTY=VALUE (equals) or PROPERTY~VALUE (contains); repeatable.", valueName: "EXPR"))
+    var expressions: [String] = []
+
+    func predicates() throws -> [Predicate] {
+        var predicates: [Predicate] = []
+        if !text.isEmpty { predicates.append(Predicate(.title, .contains, text.joined(separator: " "))) }
+        for expression in expressions {
+            do {
+                predicates.append(try WhereExpression.parse(expression))
+            } catch {
+                throw ValidationError("--where \(error)")
+            }
+        }
+        return predicates
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List library tracks: title contains TEXT, and every --where holds.")
+    @OptionGroup var selection: TrackSelection
+    @Option(help: "At most N tracks.") var limit: Int?
+    @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        _ = try selection.predicates()
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+    }
+
+    func run() throws {
+        try performing {
+            guard let response = try options.run(.search(where: try selection.predicates(), limit: limit)) else {
+                return
+            }
+            let tracks = try response.result(as: SearchResult.self).tracks
+            for track in tracks { Output.line(Listing.searchRow(track)) }
+            if tracks.isEmpty { Output.error("no track matches") }
+        }
+    }
+}
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add tracks to the queue; on an empty queue they start playing.",
+        discussion: "Examples: qplay add love; qplay add --where artist=Beyoncé --where album~live; qplay add --id 42")
+    @OptionGroup var selection: TrackSelection
+    @Option(name: .customLong("id"), help: ArgumentHelp("A track id; repeatable.", valueName: "N"))
+    var ids: [Int64] = []
+    @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        let predicates = try selection.predicates()
+        if predicates.isEmpty && ids.isEmpty {
+            throw ValidationError("say what to add: TEXT, --where EXPR or --id N")
+        }
+        if !predicates.isEmpty && !ids.isEmpty {
+            throw ValidationError("give either TEXT/--where or --id, not both")
+        }
+    }
+
+    func run() throws {
+        try performing {
+            let source: AddSource = ids.isEmpty ? .query(try selection.predicates()) : .ids(ids)
+            guard let response = try options.run(.add(source)) else { return }
+            let result = try response.result(as: AddResult.self)
+            let noun = result.added == 1 ? "track" : "tracks"
+            Output.line(
+                result.started
+                    ? "added \(result.added) \(noun); playing"
+                    : "added \(result.added) \(noun) (the queue changes at the next track)")
+        }
+    }
+}
+
+struct QueueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "List the queue, 1-based, the playing entry marked.")
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try performing {
+            guard let response = try options.run(.queue) else { return }
+            for line in Listing.queue(try response.result(as: Queue.self)) { Output.line(line) }
+        }
+    }
+}
+
+/// A 1-based queue position from the command line.
+struct Position: ExpressibleByArgument {
+    let index: Int
+    init?(argument: String) {
+        guard let value = Int(argument), value >= 1 else { return nil }
+        index = value - 1
+    }
+}
+
+struct Remove: QuietCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove the entry at position N (1-based).")
+    @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
+    @OptionGroup var options: ConnectionOptions
+    var command: Command { .remove(.index(position.index)) }
+}
+
+struct Jump: QuietCommand {
+    static let configuration = CommandConfiguration(abstract: "Play the entry at position N (1-based).")
+    @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
+    @OptionGroup var options: ConnectionOptions
+    var command: Command { .jump(.index(position.index)) }
+}
+
+struct Move: QuietCommand {
+    static let configuration = CommandConfiguration(abstract: "Move the entry at FROM to position TO (1-based).")
+    @Argument(help: "Current position.") var from: Position
+    @Argument(help: "New position.") var to: Position
+    @OptionGroup var options: ConnectionOptions
+    var command: Command { .move(from: from.index, to: to.index) }
+}

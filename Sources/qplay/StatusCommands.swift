@@ -1,0 +1,78 @@
+import ArgumentParser
+import QPlayProtocol
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show what plays.",
+        discussion: """
+            --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
+            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file}; \
+            when stopped it prints just a newline (a status bar then hides the module).
+            """)
+    @Option(help: "A template with {placeholders}.") var format: String?
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try performing {
+            guard let response = try options.run(.status) else { return }
+            let status = try response.result(as: Status.self)
+            if let format {
+                Output.line(StatusFormat.render(format, status: status))
+            } else {
+                for line in Listing.status(status) { Output.line(line) }
+            }
+        }
+    }
+}
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Library totals and the last scan.")
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try performing {
+            guard let response = try options.run(.stats) else { return }
+            for line in Listing.stats(try response.result(as: QPlayProtocol.Stats.self)) { Output.line(line) }
+        }
+    }
+}
+
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rescan the music directory (or PATH inside it) for changes.")
+    @Argument(help: "A folder or file relative to the music directory.") var path: String?
+    @Flag(help: "Wait for the scan to finish: a progress bar on a terminal, then a summary.")
+    var wait = false
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try performing {
+            guard wait else {
+                guard try options.run(.update(path: path, wait: false)) != nil else { return }
+                Output.line("scan started (`qplay update --wait` shows its progress)")
+                return
+            }
+            let client = try options.connect(timeout: nil)
+            let showProgress = Output.stderrIsTerminal && !options.json
+            if showProgress { _ = try client.send(.subscribe([.scan])) }
+            let id = try client.submit(.update(path: path, wait: true))
+            while true {
+                guard let message = try client.readMessage() else { throw ClientError.closed }
+                switch message {
+                case .event(.scan(let progress)) where showProgress:
+                    Output.write(Array(("\r\u{1B}[K" + Listing.progressBar(progress)).utf8), to: 2)
+                case .response(let response) where response.id == id:
+                    if showProgress { Output.write(Array("\r\u{1B}[K".utf8), to: 2) }
+                    if let error = response.error { throw Failure.refused(error) }
+                    if options.json {
+                        Output.bytes((response.rawResult ?? ArraySlice("{}".utf8)) + [10])
+                    } else {
+                        Output.line("scan done: " + Listing.scanSummary(try response.result(as: ScanTotals.self)))
+                    }
+                    return
+                default: continue
+                }
+            }
+        }
+    }
+}

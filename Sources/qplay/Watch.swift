@@ -1,0 +1,151 @@
+import ArgumentParser
+import QPlayProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a line whenever the player changes (for status bars).",
+        discussion: """
+            Subscribes to the daemon's events; never polls. While playing it also prints once \
+            per second so the position moves (computed from the last status, no request). \
+            Identical lines are not repeated. When the daemon goes away it prints an empty \
+            line (--waybar: class "offline") and reconnects with backoff. It exits quietly \
+            when its output is closed.
+            """)
+    @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
+    @Flag(help: "Waybar custom-module JSON: text, tooltip, class, alt, percentage.") var waybar = false
+    @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        if waybar && options.json { throw ValidationError("choose one of --json and --waybar") }
+    }
+
+    func run() throws {
+        var printer = LinePrinter(mode: waybar ? .waybar(format) : options.json ? .json : .format(format))
+        var backoff = 0.25
+        while true {
+            if let client = try? SocketClient(path: options.socketPath, timeout: nil) {
+                backoff = 0.25
+                follow(client, printer: &printer)
+                client.close()
+            }
+            printer.offline()
+            Clock.sleep(backoff)
+            backoff = min(backoff * 2, 5)
+        }
+    }
+
+    /// Prints until the connection ends.
+    private func follow(_ client: SocketClient, printer: inout LinePrinter) {
+        do {
+            _ = try client.send(.subscribe([.player, .queue]))
+            var status = try client.send(.status).result(as: Status.self)
+            var receivedAt = Clock.now()
+            var pending = client.takePendingEvents()
+            printer.print(status)
+            while true {
+                for event in pending {
+                    switch event {
+                    case .player(let update):
+                        status = update
+                        receivedAt = Clock.now()
+                    case .queue(let change):
+                        status.queueLength = change.length
+                        status.queueModified = change.modified
+                    case .scan: break
+                    }
+                }
+                if !pending.isEmpty { printer.print(Self.advanced(status, by: Clock.now() - receivedAt)) }
+                pending = []
+                let moving = status.state == .playing && status.seeking == .none && status.position != nil
+                var wait: Double? = nil
+                if moving {
+                    // Wake when the position passes the next whole second.
+                    let position = status.position! + (Clock.now() - receivedAt)
+                    wait = max(0.02, position.rounded(.down) + 1 - position)
+                }
+                if try client.hasBufferedLine() || client.waitReadable(timeout: wait) {
+                    guard case .event(let event)? = try client.readMessage() else {
+                        guard client.hasBufferedLine() else { return }
+                        continue
+                    }
+                    pending = [event]
+                } else {
+                    printer.print(Self.advanced(status, by: Clock.now() - receivedAt))
+                }
+            }
+        } catch {
+            return
+        }
+    }
+
+    /// The status with the position moved on by the time since it arrived, while playing.
+    static func advanced(_ status: Status, by elapsed: Double) -> Status {
+        guard status.state == .playing, status.seeking == .none, let position = status.position else {
+            return status
+        }
+        var moved = status
+        moved.position = min(position + max(0, elapsed), status.duration ?? .infinity)
+        return moved
+    }
+}
+
+/// Prints watch lines in the chosen form, skipping a line equal to the last one.
+struct LinePrinter {
+    enum Mode {
+        case format(String?)
+        case json
+        case waybar(String?)
+    }
+
+    let mode: Mode
+    private var last: String?
+
+    init(mode: Mode) { self.mode = mode }
+
+    mutating func print(_ status: Status) {
+        let line: String
+        switch mode {
+        case .format(let template):
+            line = template.map { StatusFormat.render($0, status: status) } ?? StatusFormat.defaultText(status)
+        case .json:
+            line = String(decoding: WireCoding.line(status).dropLast(), as: UTF8.self)
+        case .waybar(let template):
+            line = String(decoding: WireCoding.line(WaybarLine(status: status, format: template)).dropLast(), as: UTF8.self)
+        }
+        emit(line)
+    }
+
+    /// No daemon: an empty line hides a status bar module.
+    mutating func offline() {
+        switch mode {
+        case .format: emit("")
+        case .json: break
+        case .waybar: emit(String(decoding: WireCoding.line(WaybarLine.offline).dropLast(), as: UTF8.self))
+        }
+    }
+
+    private mutating func emit(_ line: String) {
+        guard line != last else { return }
+        last = line
+        Output.line(line)
+    }
+}
+
+/// Monotonic seconds, and sleeping.
+enum Clock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func sleep(_ seconds: Double) {
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
+    }
+}

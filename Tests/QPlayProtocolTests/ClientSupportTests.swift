@@ -1,0 +1,105 @@
+import Foundation
+import QPlayProtocol
+import Testing
+
+@Suite("qplay command-line helpers")
+struct ClientSupportTests {
+    @Test func seekForms() {
+        #expect(SeekArgument.parse("+30") == .delta(30))
+        #expect(SeekArgument.parse("-10") == .delta(-10))
+        #expect(SeekArgument.parse("+2.5") == .delta(2.5))
+        #expect(SeekArgument.parse("90") == .position(90))
+        #expect(SeekArgument.parse("1:30") == .position(90))
+        #expect(SeekArgument.parse("0:05") == .position(5))
+        #expect(SeekArgument.parse("1:02:03") == .position(3723))
+        #expect(SeekArgument.parse("-1:00") == .delta(-60))
+        for bad in ["", "+", "abc", "1:60", "1:2:3:4", "1::2", ":30", "1:70:00", "1e3", "--5", "nan"] {
+            #expect(SeekArgument.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func volumeForms() {
+        #expect(VolumeArgument.parse("80") == .set(80))
+        #expect(VolumeArgument.parse("+5") == .delta(5))
+        #expect(VolumeArgument.parse("-5") == .delta(-5))
+        for bad in ["", "101", "+", "x", "5%", "-101"] { #expect(VolumeArgument.parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test func whereExpressions() throws {
+        #expect(try WhereExpression.parse("artist=Beyoncé") == Predicate(.artist, .equals, "Beyoncé"))
+        #expect(try WhereExpression.parse("album~live") == Predicate(.album, .contains, "live"))
+        #expect(try WhereExpression.parse("album_artist=A=B") == Predicate(.albumArtist, .equals, "A=B"))
+        #expect(try WhereExpression.parse("Album-Artist~x") == Predicate(.albumArtist, .contains, "x"))
+        #expect(try WhereExpression.parse("title~a=b") == Predicate(.title, .contains, "a=b"))
+        #expect(throws: WhereExpression.ParseError.noOperator("artist")) { try WhereExpression.parse("artist") }
+        #expect(throws: WhereExpression.ParseError.unknownProperty("mood")) { try WhereExpression.parse("mood=happy") }
+    }
+
+    @Test func timeText() {
+        #expect(TimeText.format(0) == "0:00")
+        #expect(TimeText.format(59.9) == "0:59")
+        #expect(TimeText.format(183.4) == "3:03")
+        #expect(TimeText.format(3723) == "1:02:03")
+        #expect(TimeText.format(-4) == "0:00")
+    }
+
+    @Test func formatPlaceholders() {
+        let template =
+            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{volume}|{index}|{queue_length}|{file}|{nope}"
+        #expect(
+            StatusFormat.render(template, status: sampleStatus)
+                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|80|3|4|Artist/Album/01 Song.mp3|{nope}")
+        #expect(Set(StatusFormat.placeholders).count == 15)
+    }
+
+    @Test func stoppedRendersNothing() {
+        #expect(StatusFormat.render("{artist} – {title}", status: Status(state: .stopped, output: .init(name: "null"))) == "")
+    }
+
+    @Test func waybarLine() throws {
+        let line = WaybarLine(status: sampleStatus, format: nil)
+        #expect(line.text == "Beyoncé – Song")
+        #expect(line.class == "playing")
+        #expect(line.alt == "playing")
+        #expect(line.percentage == 6)
+        #expect(line.tooltip.contains("0:12 / 3:03"))
+        let fields = try object(line)
+        #expect(Set(fields.keys) == ["text", "tooltip", "class", "alt", "percentage"])
+        let paused = WaybarLine(status: { var s = sampleStatus; s.state = .paused; return s }(), format: "{title}")
+        #expect(paused.text == "Song")
+        #expect(paused.class == "paused")
+        let stopped = WaybarLine(status: Status(state: .stopped, output: .init(name: "null")), format: "{title}")
+        #expect(stopped.text == "")
+        #expect(stopped.class == "stopped")
+        #expect(stopped.percentage == 0)
+    }
+
+    @Test func queueListingIsOneBasedAndMarksThePlayingEntry() {
+        var second = sampleTrack
+        second.artist = nil
+        second.title = "Other"
+        let queue = Queue(
+            entries: [Entry(entry: 10, index: 0, track: sampleTrack), Entry(entry: 11, index: 1, track: second)],
+            current: 11, modified: true)
+        #expect(
+            Listing.queue(queue) == [
+                "  1  Beyoncé – Song  3:03", "▶ 2  Other  3:03",
+                "(queue modified: the player switches to it at the next track change)",
+            ])
+        #expect(Listing.queue(Queue(entries: [])) == ["the queue is empty"])
+    }
+
+    @Test func progressBar() {
+        #expect(
+            Listing.progressBar(ScanProgressUpdate(seen: 50, total: 100, rate: 25, done: false), width: 10)
+                == "[#####-----] 50/100 files  25/s  ETA 0:02")
+        #expect(Listing.progressBar(ScanProgressUpdate(seen: 7, total: nil, rate: 3.6, done: false)) == "7 files  4/s")
+    }
+
+    @Test func statusBlockNotesAModifiedQueue() {
+        let lines = Listing.status(sampleStatus)
+        #expect(lines[0] == "playing: Beyoncé – Song")
+        #expect(lines.contains { $0.contains("queue modified") })
+        #expect(lines.contains { $0.contains("0:12 / 3:03") && $0.contains("entry 3 of 4") })
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for QPlayProtocol arrive with the issue that builds it.

@@ -1,0 +1,121 @@
+import QPlayProtocol
+import Testing
+
+private func decode(_ text: String) -> Result<Request, RequestDecodingError> {
+    Request.decode(line: Array(text.utf8))
+}
+
+private func command(_ text: String) throws -> Command {
+    try decode(text).get().command
+}
+
+private func failure(_ text: String) -> RequestDecodingError? {
+    if case .failure(let error) = decode(text) { return error }
+    return nil
+}
+
+@Suite("Requests")
+struct RequestTests {
+    static let everyCommand: [Command] = [
+        .ping, .status, .stats, .search(where: [Predicate(.artist, .equals, "Beyoncé")], limit: 5),
+        .search(where: [], limit: nil), .add(.query([Predicate(.title, .contains, "love")])), .add(.ids([1, 2])),
+        .add(.paths(["a/b.mp3"])), .queue, .remove(.entry(4)), .remove(.index(0)), .jump(.index(3)),
+        .jump(.entry(9)), .move(from: 1, to: 0), .clear, .play, .pause, .toggle, .stop, .next, .previous,
+        .press(.next), .release(.previous), .seek(.position(90)), .seek(.delta(-10)), .volume(.set(80)),
+        .volume(.delta(-5)), .mode(repeat: .one, shuffle: nil), .mode(repeat: nil, shuffle: true),
+        .mode(repeat: .all, shuffle: false), .update(path: nil, wait: false), .update(path: "Rock", wait: true),
+        .subscribe([.player]), .subscribe(Set(EventKind.allCases)),
+    ]
+
+    @Test(arguments: everyCommand)
+    func everyCommandRoundTrips(_ command: Command) throws {
+        let line = Request(id: .integer(3), command).encodedLine()
+        #expect(line.last == 10)
+        let decoded = try Request.decode(line: line.dropLast()).get()
+        #expect(decoded == Request(id: .integer(3), command))
+    }
+
+    @Test func everyNameIsKnown() {
+        #expect(Set(Self.everyCommand.map(\.name)) == Set(Command.names))
+    }
+
+    @Test func idsAreNumbersOrStringsOrAbsent() throws {
+        #expect(try decode(#"{"id":"abc","cmd":"ping"}"#).get().id == .string("abc"))
+        #expect(try decode(#"{"id":12,"cmd":"ping"}"#).get().id == .integer(12))
+        #expect(try decode(#"{"id":1.5,"cmd":"ping"}"#).get().id == .number(1.5))
+        #expect(try decode(#"{"cmd":"ping"}"#).get().id == nil)
+        #expect(failure(#"{"id":true,"cmd":"ping"}"#)?.error.code == .badRequest)
+        #expect(failure(#"{"id":[1],"cmd":"ping"}"#)?.error.code == .badRequest)
+    }
+
+    @Test func argsMayBeOmittedOrEmpty() throws {
+        #expect(try command(#"{"id":1,"cmd":"status","args":{}}"#) == .status)
+        #expect(try command(#"{"id":1,"cmd":"status"}"#) == .status)
+        #expect(try command(#"{"id":1,"cmd":"subscribe"}"#) == .subscribe(Set(EventKind.allCases)))
+    }
+
+    @Test func malformedLinesAreBadRequests() {
+        for line in ["", "nope", "[1]", "\"ping\"", #"{"id":1}"#, #"{"id":1,"cmd":5}"#, #"{"id":1,"cmd":"ping","extra":1}"#] {
+            #expect(failure(line)?.error.code == .badRequest, "\(line)")
+        }
+        #expect(failure(#"{"id":1,"cmd":5}"#)?.id == .integer(1), "the id is kept when readable")
+    }
+
+    @Test func unknownCommandKeepsTheId() {
+        let error = failure(#"{"id":"z","cmd":"dance"}"#)
+        #expect(error?.error.code == .unknownCommand)
+        #expect(error?.id == .string("z"))
+        #expect(error?.error.message.contains("dance") == true)
+    }
+
+    static let badArguments: [(String, String)] = [
+        (#"{"cmd":"ping","args":{"x":1}}"#, "unknown argument `x`"),
+        (#"{"cmd":"ping","args":[1]}"#, "`args` must be an object"),
+        (#"{"cmd":"seek","args":{}}"#, "needs `position` or `delta`"),
+        (#"{"cmd":"seek","args":{"position":1,"delta":2}}"#, "only one of"),
+        (#"{"cmd":"seek","args":{"position":"x"}}"#, "`position` must be a number"),
+        (#"{"cmd":"seek","args":{"position":-1}}"#, "0 or more"),
+        (#"{"cmd":"volume","args":{"set":101}}"#, "between 0 and 100"),
+        (#"{"cmd":"volume","args":{"set":1.5}}"#, "whole number"),
+        (#"{"cmd":"remove","args":{"index":-1}}"#, "0-based"),
+        (#"{"cmd":"jump","args":{}}"#, "needs `entry` or `index`"),
+        (#"{"cmd":"move","args":{"from":1}}"#, "needs `from` and `to`"),
+        (#"{"cmd":"press","args":{"button":"play"}}"#, "\"next\" or \"previous\""),
+        (#"{"cmd":"release","args":{}}"#, "needs `button`"),
+        (#"{"cmd":"mode","args":{}}"#, "needs `repeat`"),
+        (#"{"cmd":"mode","args":{"repeat":"twice"}}"#, "\"off\", \"one\" or \"all\""),
+        (#"{"cmd":"mode","args":{"shuffle":"yes"}}"#, "true or false"),
+        (#"{"cmd":"add","args":{}}"#, "needs `where` or `ids` or `paths`"),
+        (#"{"cmd":"add","args":{"ids":[]}}"#, "at least one"),
+        (#"{"cmd":"add","args":{"ids":["a"]}}"#, "track ids"),
+        (#"{"cmd":"add","args":{"paths":[1]}}"#, "list of strings"),
+        (#"{"cmd":"add","args":{"where":{}}}"#, "`where` must be a list"),
+        (#"{"cmd":"search","args":{"where":[{"property":"mood","op":"equals","value":"x"}]}}"#, "property"),
+        (#"{"cmd":"search","args":{"where":[{"property":"title","op":"like","value":"x"}]}}"#, "`op`"),
+        (#"{"cmd":"search","args":{"where":[{"property":"title","op":"equals"}]}}"#, "`value`"),
+        (#"{"cmd":"search","args":{"where":[{"property":"title","op":"equals","value":"x","z":1}]}}"#, "`z`"),
+        (#"{"cmd":"search","args":{"limit":0}}"#, "between 1"),
+        (#"{"cmd":"update","args":{"wait":"yes"}}"#, "true or false"),
+        (#"{"cmd":"subscribe","args":{"events":[]}}"#, "at least one"),
+        (#"{"cmd":"subscribe","args":{"events":["weather"]}}"#, "\"player\""),
+    ]
+
+    @Test(arguments: badArguments)
+    func badArgumentsSayWhatIsWrong(_ line: String, _ fragment: String) {
+        let error = failure(line)?.error
+        #expect(error?.code == .badRequest)
+        #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test func wholeNumbersMayBeWrittenWithAFraction() throws {
+        #expect(try command(#"{"cmd":"volume","args":{"set":50.0}}"#) == .volume(.set(50)))
+        #expect(try command(#"{"cmd":"seek","args":{"delta":-2.5}}"#) == .seek(.delta(-2.5)))
+    }
+
+    @Test func predicatesDecode() throws {
+        let decoded = try command(
+            #"{"cmd":"search","args":{"where":[{"property":"album_artist","op":"equals","value":"X"},{"property":"path","op":"contains","value":"/"}]}}"#
+        )
+        #expect(decoded == .search(where: [Predicate(.albumArtist, .equals, "X"), Predicate(.path, .contains, "/")], limit: nil))
+    }
+}

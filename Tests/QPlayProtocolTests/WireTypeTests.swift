@@ -1,0 +1,128 @@
+import Foundation
+import QPlayProtocol
+import Testing
+
+/// Encodes a value and reads it back as a JSON object.
+func object(_ value: some Encodable) throws -> [String: JSONValue] {
+    guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: Data(WireCoding.line(value))) else {
+        throw CocoaError(.coderReadCorrupt)
+    }
+    return object
+}
+
+func text(_ value: some Encodable) -> String {
+    String(decoding: WireCoding.line(value).dropLast(), as: UTF8.self)
+}
+
+let sampleTrack = Track(
+    id: 42, path: "Artist/Album/01 Song.mp3", title: "Song", artist: "Beyoncé", album: "Live",
+    albumArtist: nil, track: 1, disc: nil, year: 2003, genre: nil, duration: 183.456789)
+
+let sampleStatus = Status(
+    state: .playing, track: sampleTrack, entry: 5, index: 2, position: 12.3456, duration: 183.456789,
+    queueLength: 4, queueModified: true, volume: 80, repeat: .all, shuffle: true, seeking: .forward,
+    output: OutputStatus(name: "alsa:default", error: nil))
+
+@Suite("Wire types")
+struct WireTypeTests {
+    @Test func trackHasEveryKeyWithNullsForAbsentValues() throws {
+        #expect(
+            text(sampleTrack)
+                == #"{"album":"Live","album_artist":null,"artist":"Beyoncé","disc":null,"duration":183.457,"genre":null,"id":42,"path":"Artist/Album/01 Song.mp3","title":"Song","track":1,"year":2003}"#
+        )
+    }
+
+    @Test func trackRoundTrips() throws {
+        var rounded = sampleTrack
+        rounded.duration = 183.457
+        #expect(try WireCoding.decode(Track.self, from: WireCoding.line(sampleTrack)) == rounded)
+    }
+
+    @Test func statusUsesSnakeCaseAndNulls() throws {
+        let fields = try object(sampleStatus)
+        #expect(Set(fields.keys) == [
+            "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
+            "volume", "repeat", "shuffle", "seeking", "output",
+        ])
+        #expect(fields["position"] == .number(12.346))
+        #expect(fields["seeking"] == .string("forward"))
+        #expect(fields["output"] == .object(["name": .string("alsa:default"), "error": .null]))
+        let stopped = try object(Status(state: .stopped, output: OutputStatus(name: "null")))
+        #expect(stopped["track"] == .null)
+        #expect(stopped["entry"] == .null)
+        #expect(stopped["index"] == .null)
+        #expect(stopped["position"] == .null)
+        #expect(stopped["duration"] == .null)
+    }
+
+    @Test func statusRoundTrips() throws {
+        let decoded = try WireCoding.decode(Status.self, from: WireCoding.line(sampleStatus))
+        #expect(decoded.position == 12.346)
+        #expect(decoded.track?.artist == "Beyoncé")
+        #expect(decoded.repeat == .all)
+        #expect(decoded.queueModified)
+    }
+
+    @Test func queueAndEntries() throws {
+        let queue = Queue(entries: [Entry(entry: 9, index: 0, track: sampleTrack)], current: nil, modified: false)
+        let fields = try object(queue)
+        #expect(fields["current"] == .null)
+        #expect(fields["modified"] == .bool(false))
+        guard case .array(let entries)? = fields["entries"], case .object(let entry) = entries[0] else {
+            Issue.record("no entries")
+            return
+        }
+        #expect(Set(entry.keys) == ["entry", "index", "track"])
+        #expect(try WireCoding.decode(Queue.self, from: WireCoding.line(queue)).entries[0].entry == 9)
+    }
+
+    @Test func statsAndScanTotals() throws {
+        let totals = ScanTotals(added: 1, updated: 2, removed: 3, skipped: 4, seconds: 1.23456)
+        #expect(text(totals) == #"{"added":1,"removed":3,"seconds":1.235,"skipped":4,"updated":2}"#)
+        let stats = Stats(tracks: 10, artists: 2, albums: 3, lastScan: nil, uptime: 5)
+        #expect(text(stats) == #"{"albums":3,"artists":2,"last_scan":null,"tracks":10,"uptime":5}"#)
+        let withScan = Stats(tracks: 10, artists: 2, albums: 3, lastScan: totals, uptime: 5)
+        #expect(try WireCoding.decode(Stats.self, from: WireCoding.line(withScan)).lastScan?.skipped == 4)
+    }
+
+    @Test func smallResults() {
+        #expect(text(EmptyResult()) == "{}")
+        #expect(text(SearchResult(tracks: [])) == #"{"tracks":[]}"#)
+        #expect(text(AddResult(added: 3, started: true)) == #"{"added":3,"started":true}"#)
+        #expect(text(ReleaseResult(action: .seek, heldMilliseconds: 1500)) == #"{"action":"seek","held_ms":1500}"#)
+        #expect(text(UpdateStarted()) == #"{"started":true}"#)
+        #expect(text(Greeting(version: "1.2.3")) == #"{"protocol":"qplay/1","version":"1.2.3"}"#)
+    }
+
+    @Test func eventsHaveKindAndData() throws {
+        #expect(
+            text(Event.queue(QueueChange(length: 3, modified: true)))
+                == #"{"data":{"length":3,"modified":true},"event":"queue"}"#)
+        #expect(
+            text(Event.scan(ScanProgressUpdate(seen: 5, total: nil, rate: 12.345, done: false)))
+                == #"{"data":{"done":false,"rate":12.3,"seen":5,"total":null},"event":"scan"}"#)
+        let player = Event.player(sampleStatus)
+        let decoded = try WireCoding.decode(Event.self, from: player.encodedLine())
+        #expect(decoded.kind == .player)
+        for event in [Event.queue(QueueChange(length: 0, modified: false)), .scan(.init(seen: 1, total: 2, rate: 3, done: true))] {
+            #expect(try WireCoding.decode(Event.self, from: event.encodedLine()) == event)
+        }
+    }
+
+    @Test func responsesCarryTheIdAndOkFlag() {
+        #expect(String(decoding: Response.empty.encodedLine(id: .integer(7)), as: UTF8.self) == "{\"id\":7,\"ok\":true,\"result\":{}}\n")
+        #expect(
+            String(decoding: Response.failure(.noMatch("nothing")).encodedLine(id: .string("x")), as: UTF8.self)
+                == "{\"error\":{\"code\":\"no_match\",\"message\":\"nothing\"},\"id\":\"x\",\"ok\":false}\n")
+        #expect(
+            String(decoding: Response.failure(.lineTooLong("long")).encodedLine(id: nil), as: UTF8.self)
+                == "{\"error\":{\"code\":\"line_too_long\",\"message\":\"long\"},\"id\":null,\"ok\":false}\n")
+    }
+
+    @Test func errorCodesAreTheSpecNames() {
+        #expect(
+            [ErrorCode.badRequest, .unknownCommand, .noMatch, .notFound, .lineTooLong, .unavailable].map(\.rawValue)
+                == ["bad_request", "unknown_command", "no_match", "not_found", "line_too_long", "unavailable"])
+        #expect(ProtocolError.notFound("entry 3").description == "not_found: entry 3")
+    }
+}
