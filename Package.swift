@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "qplay",
             dependencies: [
-                "QPlayLibrary", "QPlayProtocol",
+                "QPlayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
