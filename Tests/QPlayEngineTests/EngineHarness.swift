@@ -28,6 +28,7 @@ struct Harness {
     var engine: PlayerEngine
     var clock = FakeClock()
     var position: Double = 0
+    var audio = SimulatedAudio()
 
     init(_ configuration: EngineConfiguration = EngineConfiguration(shuffleSeed: 42)) {
         engine = PlayerEngine(configuration: configuration)
@@ -37,9 +38,28 @@ struct Harness {
     var titles: [String] { engine.queue.entries.map(\.track.title) }
     var nowPlaying: String? { status.track?.title }
 
+    /// Adds and sends the output to the simulated audio side.
     @discardableResult
     mutating func add(_ tracks: [Track]) throws -> (added: Int, started: Bool, output: EngineOutput) {
-        try engine.add(tracks, now: clock.now, position: position)
+        let result = try engine.add(tracks, now: clock.now, position: position)
+        send(result.output)
+        return result
+    }
+
+    /// Runs an engine command at the clock's time and the current position, sends its
+    /// output to the simulated audio side and returns it.
+    @discardableResult
+    mutating func act(_ command: (inout PlayerEngine, Duration, Double) throws -> EngineOutput) rethrows
+        -> EngineOutput
+    {
+        let output = try command(&engine, clock.now, position)
+        send(output)
+        return output
+    }
+
+    /// A request as the engine makes it: `token` and the collection row `index`.
+    func request(_ token: UInt64, _ index: Int) -> PlaybackRequest {
+        PlaybackRequest(token: token, entry: engine.queue.entries[index])
     }
 
     /// Entry id of the collection row `index`.
