@@ -26,6 +26,17 @@ import Testing
         #expect(h.titles == Self.six)  // the collection keeps its order
     }
 
+    @Test func addingToAnEmptyQueueWhileShuffledStartsAtItsFirstTrack() throws {
+        var h = Harness(EngineConfiguration(shuffleSeed: 5))
+        h.act { $0.setShuffle(true, now: $1, position: $2) }
+        try h.add(Self.six.map { track($0, seconds: 5) })
+        #expect(h.nowPlaying == "A")
+        h.run(31)
+        #expect(h.audio.heard.first == "A")
+        #expect(h.audio.heard.sorted() == Self.six)
+        #expect(h.audio.heard != Self.six)
+    }
+
     @Test func theSameSeedGivesTheSameOrder() throws {
         var first = try Self.queue(Self.six, seed: 7)
         var second = try Self.queue(Self.six, seed: 7)

@@ -1,4 +1,5 @@
 import QPlayEngine
+import Testing
 
 /// A model of the audio side, for tests that follow playback through several track
 /// changes: it carries out the engine's commands (play, the gapless successor, pause,
@@ -117,6 +118,10 @@ extension Harness {
             send(EngineOutput())
             if let deadline = engine.nextDeadline, clock.now >= deadline {
                 send(engine.tick(now: clock.now, position: audio.position))
+                if engine.nextDeadline == deadline {
+                    Issue.record("tick at \(clock.now) left the deadline \(deadline) in place")
+                    return
+                }
             }
         }
         position = audio.position
