@@ -35,6 +35,7 @@ extension PlayerEngine {
             lastKnownPosition = 0
             commit(successor.change, into: &output)
             load(entry, into: &output)
+            if press?.phase == .scanning, let press { output.emit(.scan(rate: signedScanRate(press.button))) }
         } else {
             commit(successor.change, into: &output)
             endQueue(into: &output, stopAudio: true)
