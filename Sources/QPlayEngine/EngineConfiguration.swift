@@ -1,0 +1,25 @@
+/// The engine's tunables (SPEC §3 defaults).
+public struct EngineConfiguration: Sendable {
+    /// A press shorter than this is a tap; from this moment on it is a hold that scans.
+    public var tapThreshold: Duration
+    /// Scan speed as a multiple of real time.
+    public var scanRate: Double
+    /// A press that is never released ends itself after this long.
+    public var maxHold: Duration
+    /// A previous-tap restarts the track when more than this many seconds have played.
+    public var restartAfter: Double
+    /// Seed of the shuffle order; nil seeds from the system's random source. Tests pass one
+    /// so that orders are reproducible.
+    public var shuffleSeed: UInt64?
+
+    public init(
+        tapThreshold: Duration = .milliseconds(300), scanRate: Double = 4,
+        maxHold: Duration = .seconds(30), restartAfter: Double = 3, shuffleSeed: UInt64? = nil
+    ) {
+        self.tapThreshold = tapThreshold
+        self.scanRate = scanRate
+        self.maxHold = maxHold
+        self.restartAfter = restartAfter
+        self.shuffleSeed = shuffleSeed
+    }
+}

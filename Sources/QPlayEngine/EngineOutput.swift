@@ -1,0 +1,32 @@
+/// Tells the daemon that something subscribers see has changed; it then reads `status`
+/// or `queue` and publishes.
+public enum EngineEvent: Sendable, Equatable {
+    /// Track, state, options, position jump or seeking changed (SPEC event `player`).
+    case player
+    /// The collection was edited or installed (SPEC event `queue`).
+    case queue
+    /// The audio side could not play an entry; the engine skipped it. For the log and
+    /// error events; `status.lastError` holds the reason until a track starts.
+    case playbackFailed(entry: QueueEntry, reason: String)
+}
+
+/// Everything one engine call asks of the outside world: audio commands, to be carried out
+/// in order, and change events.
+public struct EngineOutput: Sendable, Equatable {
+    public var audio: [AudioCommand]
+    public var events: [EngineEvent]
+
+    public init(audio: [AudioCommand] = [], events: [EngineEvent] = []) {
+        self.audio = audio
+        self.events = events
+    }
+
+    mutating func emit(_ command: AudioCommand) {
+        audio.append(command)
+    }
+
+    /// Each event kind at most once per call: subscribers want one update per change.
+    mutating func notify(_ event: EngineEvent) {
+        if !events.contains(event) { events.append(event) }
+    }
+}

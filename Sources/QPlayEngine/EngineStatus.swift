@@ -1,0 +1,24 @@
+import QPlayLibrary
+
+/// What `status` reports (SPEC §6), minus the output, which the daemon adds.
+public struct EngineStatus: Sendable, Equatable {
+    public var state: PlaybackState
+    /// The now-playing entry: nil after the queue ended. Kept by `stop`, so `play`
+    /// starts it again.
+    public var entry: QueueEntry?
+    /// The now-playing entry's 0-based place in the collection the user sees; nil when
+    /// there is none or it is no longer in the collection (after `clear`).
+    public var index: Int?
+    public var position: Double
+    public var duration: Double?
+    public var queueLength: Int
+    public var queueModified: Bool
+    public var volume: Int
+    public var repeatMode: RepeatMode
+    public var shuffle: Bool
+    public var seeking: ScanDirection
+    /// Why the last entry that failed could not be played; cleared when a track starts.
+    public var lastError: String?
+
+    public var track: Track? { entry?.track }
+}

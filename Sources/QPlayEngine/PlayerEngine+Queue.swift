@@ -1,0 +1,111 @@
+import QPlayLibrary
+
+/// Editing the collection. Edits set the modified flag and never interrupt the sound,
+/// except where SPEC §3 says so: adding to an empty queue starts it, and removing the
+/// playing entry moves on.
+extension PlayerEngine {
+    /// Appends tracks as new entries. An empty collection (none yet, or cleared) instead
+    /// becomes the queue at once and plays from its first track, even if a track of the
+    /// cleared queue is still sounding. No tracks: `noMatch`, nothing changes.
+    public mutating func add(_ tracks: [Track], now: Duration, position: Double) throws(EngineError)
+        -> (added: Int, started: Bool, output: EngineOutput)
+    {
+        guard !tracks.isEmpty else { throw .noMatch }
+        lastKnownPosition = position
+        var output = EngineOutput()
+        let entries = makeEntries(tracks)
+        let starts = collection.isEmpty
+        collection += entries
+        modified = true
+        output.notify(.queue)
+        if starts {
+            cancelScan(into: &output)
+            state = .playing
+            perform(plan(.start), into: &output)
+        } else {
+            announceSuccessor(into: &output)
+        }
+        return (entries.count, starts, output)
+    }
+
+    public mutating func remove(entry id: EntryID, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard let index = collection.firstIndex(where: { $0.id == id }) else {
+            throw .notFound("no entry \(id) in the queue")
+        }
+        return removeEntry(at: index, position: position)
+    }
+
+    public mutating func remove(index: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard collection.indices.contains(index) else { throw .notFound("no entry at index \(index)") }
+        return removeEntry(at: index, position: position)
+    }
+
+    /// Removing the now-playing entry is a track change to its old neighbour in the play
+    /// order: unmodified, that is a normal skip; modified, the new collection is installed
+    /// and the entry after the removed one plays. Removing the last one stops.
+    private mutating func removeEntry(at index: Int, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        let before = collection
+        let removed = collection.remove(at: index)
+        modified = true
+        output.notify(.queue)
+        if removed.id == current?.id {
+            cancelScan(into: &output)
+            perform(plan(.removedPlaying(removed.id, collectionBefore: before)), into: &output)
+        } else {
+            announceSuccessor(into: &output)
+        }
+        return output
+    }
+
+    /// Plays an entry of the collection (installing a modified collection first). Always
+    /// ends playing, also from paused or stopped, like tapping a row.
+    public mutating func jump(entry id: EntryID, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard collection.contains(where: { $0.id == id }) else {
+            throw .notFound("no entry \(id) in the queue")
+        }
+        return jumpTo(id, position: position)
+    }
+
+    public mutating func jump(index: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard collection.indices.contains(index) else { throw .notFound("no entry at index \(index)") }
+        return jumpTo(collection[index].id, position: position)
+    }
+
+    private mutating func jumpTo(_ id: EntryID, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        cancelScan(into: &output)
+        state = .playing
+        perform(plan(.jump(id)), into: &output)
+        return output
+    }
+
+    /// Moves the entry at `from` so that it ends up at index `to`.
+    public mutating func move(from: Int, to: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard collection.indices.contains(from) else { throw .notFound("no entry at index \(from)") }
+        guard collection.indices.contains(to) else { throw .notFound("no entry at index \(to)") }
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard from != to else { return output }
+        collection.insert(collection.remove(at: from), at: to)
+        modified = true
+        output.notify(.queue)
+        announceSuccessor(into: &output)
+        return output
+    }
+
+    /// Empties the collection. The playing track plays on; at its end the empty
+    /// collection is installed and the queue ends.
+    public mutating func clear(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard !collection.isEmpty else { return output }
+        collection = []
+        modified = true
+        output.notify(.queue)
+        announceSuccessor(into: &output)
+        return output
+    }
+}

@@ -1,0 +1,168 @@
+/// Player commands. Commands with nothing to do return an empty output rather than an
+/// error, so key bindings and status bars can send them blindly; `seek` on nothing is
+/// the exception (its result would be meaningless).
+extension PlayerEngine {
+    /// Resumes when paused; when stopped, starts the now-playing entry from its beginning,
+    /// or, after the queue ended, the collection from its first entry (installing it).
+    public mutating func play(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        switch state {
+        case .playing:
+            break
+        case .paused:
+            state = .playing
+            output.emit(.resume)
+            output.notify(.player)
+        case .stopped:
+            if let current {
+                state = .playing
+                load(current, into: &output)
+                output.notify(.player)
+            } else if !collection.isEmpty {
+                state = .playing
+                perform(plan(.start), into: &output)
+            }
+        }
+        return output
+    }
+
+    public mutating func pause(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard state == .playing else { return output }
+        state = .paused
+        output.emit(.pause)
+        output.notify(.player)
+        return output
+    }
+
+    public mutating func toggle(now: Duration, position: Double) -> EngineOutput {
+        state == .playing ? pause(now: now, position: position) : play(now: now, position: position)
+    }
+
+    /// Stops the sound; the now-playing entry stays, so `play` starts it again (MPD's
+    /// behaviour). The queue ending is different: then nothing is playing.
+    public mutating func stop(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = 0
+        var output = EngineOutput()
+        guard state != .stopped else { return output }
+        cancelScan(into: &output)
+        state = .stopped
+        pending = nil
+        output.emit(.stop)
+        output.notify(.player)
+        return output
+    }
+
+    /// Skips to the next entry of the play order (installing a modified collection). At
+    /// the end: with repeat (all or one) around to the first, else the queue ends.
+    /// Paused stays paused on the new entry; stopped moves the now-playing entry only.
+    public mutating func next(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard current != nil else { return output }
+        cancelScan(into: &output)
+        perform(plan(.skipForward), into: &output)
+        return output
+    }
+
+    /// More than `restartAfter` seconds in: the current track from its beginning.
+    /// Otherwise the previous entry of the play order (installing a modified collection);
+    /// on the first entry without repeat, the current track restarts.
+    public mutating func previous(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        _ = goBack(position: position, into: &output)
+        return output
+    }
+
+    /// Shared by `previous` and the previous-tap; answers what it did.
+    mutating func goBack(position: Double, into output: inout EngineOutput) -> ButtonAction {
+        guard let current else { return .previous }
+        cancelScan(into: &output)
+        if isLoaded, position > configuration.restartAfter {
+            restart(current, into: &output)
+            return .restart
+        }
+        let change = plan(.skipBack)
+        guard change.entry != nil else {
+            if isLoaded { restart(current, into: &output) }
+            return .restart
+        }
+        perform(change, into: &output)
+        return .previous
+    }
+
+    /// Not a track change (no install): the same entry, played again from 0 with a new
+    /// request rather than a seek, so that a tap never produces a seek command.
+    private mutating func restart(_ entry: QueueEntry, into output: inout EngineOutput) {
+        lastKnownPosition = 0
+        load(entry, into: &output)
+        output.notify(.player)
+    }
+
+    /// To an absolute position, clamped to the track (to its end: the track ends).
+    public mutating func seek(to target: Double, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard target.isFinite else { throw .badRequest("seek position must be a number") }
+        guard isLoaded else { throw .badRequest("nothing is playing") }
+        let clamped = clampedPosition(target)
+        lastKnownPosition = clamped
+        var output = EngineOutput()
+        output.emit(.seek(clamped))
+        output.notify(.player)
+        return output
+    }
+
+    /// By a signed number of seconds from `position`, clamped to the track.
+    public mutating func seek(by delta: Double, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
+        guard delta.isFinite else { throw .badRequest("seek delta must be a number") }
+        return try seek(to: clampedPosition(position) + delta, now: now, position: position)
+    }
+
+    /// Clamped to 0...100.
+    public mutating func setVolume(_ percent: Int, now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        let clamped = min(100, max(0, percent))
+        guard clamped != volume else { return output }
+        volume = clamped
+        output.emit(.volume(clamped))
+        output.notify(.player)
+        return output
+    }
+
+    public mutating func changeVolume(by delta: Int, now: Duration, position: Double) -> EngineOutput {
+        let (sum, overflow) = volume.addingReportingOverflow(delta)
+        return setVolume(overflow ? (delta < 0 ? 0 : 100) : sum, now: now, position: position)
+    }
+
+    public mutating func setRepeat(_ mode: RepeatMode, now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard mode != repeatMode else { return output }
+        repeatMode = mode
+        output.notify(.player)
+        announceSuccessor(into: &output)
+        return output
+    }
+
+    /// Shuffle applies to the installed queue at once (it is no edit): on, a new round
+    /// begins with the now-playing entry and every other entry follows in random order;
+    /// off, the queue order returns and the entry after the now-playing one comes next.
+    public mutating func setShuffle(_ on: Bool, now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard on != shuffle else { return output }
+        shuffle = on
+        if on {
+            let first = current.flatMap { installed.contains($0.id) ? $0.id : nil }
+            installed = .shuffledRound(installed.entries, first: first, random: &random)
+        } else {
+            installed = .inQueueOrder(installed.entries)
+        }
+        output.notify(.player)
+        announceSuccessor(into: &output)
+        return output
+    }
+}

@@ -1,0 +1,184 @@
+import QPlayLibrary
+
+/// The queue and player state machine (SPEC §3). Pure: no I/O, no threads, no clock.
+/// Time comes in as `now` (monotonic, any origin), the current track's position as
+/// `position` (seconds, read by the caller from the audio side). Every call returns the
+/// audio commands to carry out, in order, and the change events to publish.
+///
+/// The user edits `collection`; the player follows `installed`. An edit sets `modified`;
+/// every track change installs a modified collection first. The audio side always holds
+/// the gapless successor the next track change would pick (`pending`), re-announced
+/// after every call that changes it.
+public struct PlayerEngine: Sendable {
+    public let configuration: EngineConfiguration
+
+    var collection: [QueueEntry] = []
+    var installed: InstalledQueue = .empty
+    var modified = false
+    var current: QueueEntry?
+    var state: PlaybackState = .stopped
+    var volume = 100
+    var repeatMode: RepeatMode = .off
+    var shuffle = false
+    var nextEntryID: EntryID = 1
+    var random: ShuffleRandom
+
+    /// Token of the last `play` sent, or of the successor that then started.
+    var currentToken: UInt64 = 0
+    var lastToken: UInt64 = 0
+    /// What the audio side was told to play next, nil while nothing is loaded.
+    var pending: PendingSuccessor?
+    /// Successor tokens announced since the last track change, by entry: a successor the
+    /// audio side started just before it received a replacement is still recognised.
+    var announced: [UInt64: EntryID] = [:]
+    /// Entries the audio side could not play since a track last started; automatic
+    /// advancing passes over them so a queue of broken files cannot loop.
+    var unplayable: Set<EntryID> = []
+    var lastError: String?
+
+    var press: ButtonPress?
+    var autoReleased: AutoReleasedPress?
+
+    /// The last position any call reported; what `persistentState` saves.
+    var lastKnownPosition: Double = 0
+
+    public init(configuration: EngineConfiguration = .init(), restoring saved: EnginePersistentState? = nil) {
+        self.configuration = configuration
+        random = ShuffleRandom(state: configuration.shuffleSeed ?? UInt64.random(in: .min ... .max))
+        if let saved { restore(saved) }
+    }
+
+    // MARK: - Reading
+
+    public func status(position: Double) -> EngineStatus {
+        EngineStatus(
+            state: state,
+            entry: current,
+            index: current.flatMap { entry in collection.firstIndex { $0.id == entry.id } },
+            position: state == .stopped ? 0 : clampedPosition(position),
+            duration: current?.track.duration,
+            queueLength: collection.count,
+            queueModified: modified,
+            volume: volume,
+            repeatMode: repeatMode,
+            shuffle: shuffle,
+            seeking: press?.phase == .scanning ? press!.direction : .none,
+            lastError: lastError)
+    }
+
+    public var queue: QueueSnapshot {
+        QueueSnapshot(entries: collection, current: current?.id, modified: modified)
+    }
+
+    /// When the next `tick` is due: the tap threshold of a pending press (the scan
+    /// starts then), else the maximum hold of a held button. Nil when no button is down.
+    public var nextDeadline: Duration? {
+        guard let press else { return nil }
+        return press.phase == .pending
+            ? press.pressedAt + configuration.tapThreshold
+            : press.pressedAt + configuration.maxHold
+    }
+
+    // MARK: - Helpers shared by the command files
+
+    var isLoaded: Bool {
+        state != .stopped && current != nil
+    }
+
+    func clampedPosition(_ position: Double) -> Double {
+        guard position.isFinite else { return 0 }
+        var result = max(0, position)
+        if let duration = current?.track.duration, duration > 0 { result = min(result, duration) }
+        return result
+    }
+
+    mutating func makeToken() -> UInt64 {
+        lastToken += 1
+        return lastToken
+    }
+
+    mutating func makeEntries(_ tracks: [Track]) -> [QueueEntry] {
+        tracks.map { track in
+            defer { nextEntryID += 1 }
+            return QueueEntry(id: nextEntryID, track: track)
+        }
+    }
+
+    /// Makes a change computed by `plan` the engine's state.
+    mutating func commit(_ change: TrackChange, into output: inout EngineOutput) {
+        installed = change.queue
+        random = change.random
+        if change.installs {
+            modified = false
+            output.notify(.queue)
+        }
+        current = change.entry
+        announced = [:]
+        output.notify(.player)
+    }
+
+    /// Tells the audio side to play `entry` now (with a fresh token), then its successor.
+    mutating func load(_ entry: QueueEntry, from position: Double = 0, into output: inout EngineOutput) {
+        let request = PlaybackRequest(token: makeToken(), entry: entry)
+        currentToken = request.token
+        output.emit(.play(request, from: position, paused: state == .paused))
+        pending = nil
+        announced = [:]
+        announceSuccessor(into: &output, force: true)
+    }
+
+    /// Recomputes what the next track change would play and sends `setNext` when that
+    /// differs from what the audio side holds (always when `force`, after a `play`).
+    mutating func announceSuccessor(into output: inout EngineOutput, force: Bool = false) {
+        guard isLoaded else {
+            pending = nil
+            return
+        }
+        let change = plan(.trackEnded)
+        let previous = pending?.request
+        var request: PlaybackRequest?
+        if let entry = change.entry {
+            if let previous, previous.entry.id == entry.id, !force {
+                request = previous
+            } else {
+                request = PlaybackRequest(token: makeToken(), entry: entry)
+            }
+        }
+        pending = PendingSuccessor(change: change, request: request)
+        if force || request != previous {
+            output.emit(.setNext(request))
+            if let request { announced[request.token] = request.entry.id }
+        }
+    }
+
+    /// A track change: commit it, then load the new entry the way the player was going
+    /// (playing or paused; stopped stays stopped with the new entry as now-playing).
+    mutating func perform(_ change: TrackChange, into output: inout EngineOutput) {
+        let wasLoaded = isLoaded
+        commit(change, into: &output)
+        if let entry = change.entry {
+            if state != .stopped { load(entry, into: &output) }
+        } else {
+            endQueue(into: &output, stopAudio: wasLoaded)
+        }
+    }
+
+    /// The queue has ended: stopped, nothing playing, the queue stays.
+    mutating func endQueue(into output: inout EngineOutput, stopAudio: Bool) {
+        cancelScan(into: &output)
+        state = .stopped
+        current = nil
+        pending = nil
+        if stopAudio { output.emit(.stop) }
+        output.notify(.player)
+    }
+
+    /// A command other than the buttons moves the player elsewhere: a running scan ends,
+    /// and the button's later release only reports.
+    mutating func cancelScan(into output: inout EngineOutput) {
+        guard press?.phase == .scanning else { return }
+        press?.phase = .holding
+        output.emit(.endScan)
+        output.notify(.player)
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for QPlayEngine arrive with the issue that builds it.
