@@ -1,1 +1,0 @@
-// The QPlayDaemon module: its files arrive with the issue that builds it.

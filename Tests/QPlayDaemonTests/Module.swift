@@ -1,1 +1,0 @@
-// Tests for QPlayDaemon arrive with the issue that builds it.
