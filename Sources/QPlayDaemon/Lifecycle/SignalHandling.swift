@@ -47,6 +47,11 @@ public final class SignalHandling: Sendable {
         sources = Mutex(made)
     }
 
+    /// Dropping the object stops the handling, like `cancel()`: keep it for the daemon's life.
+    deinit {
+        cancel()
+    }
+
     /// How many of the signals have arrived so far.
     public var receivedCount: Int { received.value.load(ordering: .sequentiallyConsistent) }
 

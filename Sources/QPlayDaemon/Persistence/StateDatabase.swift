@@ -83,6 +83,11 @@ final class StateDatabase: Sendable {
         }
     }
 
+    /// SQLite's own consistency check: `["ok"]` for a sound file.
+    func integrityCheck() throws -> [String] {
+        try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
     func close() throws {
         try queue.close()
     }

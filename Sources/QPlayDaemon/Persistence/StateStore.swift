@@ -240,6 +240,16 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
         return SavedPlayerState(state: state, position: saved.position)
     }
 
+    /// SQLite's consistency check of the file: `["ok"]` when sound. The daemon may log
+    /// anything else at start-up.
+    public func integrityCheck() throws(StateStoreError) -> [String] {
+        do {
+            return try database.integrityCheck()
+        } catch {
+            throw .readFailed("\(error)")
+        }
+    }
+
     private static func encode(_ state: State) throws -> Data {
         let encoder = JSONEncoder()
         // Sorted keys: the same state gives the same bytes, and `sqlite3` shows it readably.
