@@ -1,0 +1,164 @@
+import Logging
+import QPlayAudio
+import SystemPackage
+import TOMLKit
+
+/// The values one TOML config file sets (nil: not set), already checked and with paths
+/// made absolute. See `ConfigurationKey` for the keys.
+struct ConfigurationFile: Sendable, Equatable {
+    var path: FilePath
+    var musicDirectory: FilePath?
+    var socket: FilePath?
+    var dataDirectory: FilePath?
+    var output: OutputSpec?
+    var rawRate: Int?
+    var rawChannels: Int?
+    var tapThreshold: Duration?
+    var scanRate: Double?
+    var maxHold: Duration?
+    var restartAfter: Double?
+    var scanOnStart: Bool?
+    var logLevel: Logger.Level?
+
+    init(path: FilePath) {
+        self.path = path
+    }
+
+    /// Reads and parses `path`. A missing file gives nil when `mustExist` is false (the
+    /// default file is optional; a file named by `--config` is not).
+    static func read(_ path: FilePath, home: FilePath?, mustExist: Bool) throws(ConfigurationError) -> ConfigurationFile? {
+        let bytes: [UInt8]
+        do {
+            bytes = try readBytes(path)
+        } catch Errno.noSuchFileOrDirectory where !mustExist {
+            return nil
+        } catch {
+            throw ConfigurationError(origin: path.string, reason: "cannot read the config file: \(error)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(origin: path.string, reason: "the config file is not valid UTF-8")
+        }
+        return try parse(text, path: path, home: home)
+    }
+
+    static func parse(_ text: String, path: FilePath, home: FilePath?) throws(ConfigurationError) -> ConfigurationFile {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                origin: path.string, line: error.source.begin.line, column: error.source.begin.column,
+                reason: "invalid TOML: \(error.description)")
+        } catch {
+            throw ConfigurationError(origin: path.string, reason: "invalid TOML: \(error)")
+        }
+        var file = ConfigurationFile(path: path)
+        let folder = path.removingLastComponent()
+        for name in table.keys.sorted() {
+            guard let key = ConfigurationKey(rawValue: name) else {
+                let known = ConfigurationKey.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError(origin: path.string, key: name, reason: "unknown key (known keys: \(known))")
+            }
+            guard let value = table[name] else { continue }
+            let reader = ValueReader(origin: path.string, key: key, value: value)
+            switch key {
+            case .musicDirectory: file.musicDirectory = try reader.path(relativeTo: folder, home: home)
+            case .socket: file.socket = try reader.path(relativeTo: folder, home: home)
+            case .dataDirectory: file.dataDirectory = try reader.path(relativeTo: folder, home: home)
+            case .output: file.output = try reader.output(relativeTo: folder, home: home)
+            case .rawRate: file.rawRate = try reader.integer(in: 8000...384_000)
+            case .rawChannels: file.rawChannels = try reader.integer(in: 1...8)
+            case .tapThresholdMilliseconds: file.tapThreshold = .milliseconds(try reader.integer(in: 10...5000))
+            case .scanRate: file.scanRate = try reader.number(in: 1.5...64)
+            case .maxHoldMilliseconds: file.maxHold = .milliseconds(try reader.integer(in: 1000...600_000))
+            case .restartAfterMilliseconds: file.restartAfter = Double(try reader.integer(in: 0...60000)) / 1000
+            case .scanOnStart: file.scanOnStart = try reader.boolean()
+            case .logLevel: file.logLevel = try reader.logLevel()
+            }
+        }
+        return file
+    }
+
+    static func readBytes(_ path: FilePath) throws -> [UInt8] {
+        let descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
+        defer { try? descriptor.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 14)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            // A config file is a few hundred bytes; refuse to slurp something huge by mistake.
+            if bytes.count > 1 << 20 { throw Errno.fileTooLarge }
+        }
+    }
+}
+
+/// Reads one key's value with a message naming the key when the type or range is wrong.
+private struct ValueReader {
+    var origin: String
+    var key: ConfigurationKey
+    var value: any TOMLValueConvertible
+
+    func failure(_ reason: String) -> ConfigurationError {
+        ConfigurationError(origin: origin, key: key.rawValue, reason: reason)
+    }
+
+    func wrongType(_ expected: String) -> ConfigurationError {
+        failure("expected \(expected), found \(value.type) \(value.debugDescription)")
+    }
+
+    func string() throws(ConfigurationError) -> String {
+        guard let text = value.string else { throw wrongType("a string") }
+        return text
+    }
+
+    func path(relativeTo folder: FilePath, home: FilePath?) throws(ConfigurationError) -> FilePath {
+        let text = try string()
+        do {
+            return try PathResolution.resolve(text, relativeTo: folder, home: home)
+        } catch {
+            throw failure(error.reason)
+        }
+    }
+
+    func output(relativeTo folder: FilePath, home: FilePath?) throws(ConfigurationError) -> OutputSpec {
+        let text = try string()
+        do {
+            return try OutputParsing.parse(text, relativeTo: folder, home: home)
+        } catch {
+            throw failure(error.reason)
+        }
+    }
+
+    func integer(in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let number = value.int else { throw wrongType("an integer") }
+        guard range.contains(number) else {
+            throw failure("\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    /// TOML writes `4` as an integer and `4.0` as a float: both are fine for a number.
+    func number(in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+        guard let number = value.double ?? value.int.map(Double.init) else { throw wrongType("a number") }
+        guard number.isFinite, range.contains(number) else {
+            throw failure("\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    func boolean() throws(ConfigurationError) -> Bool {
+        guard let flag = value.bool else { throw wrongType("true or false") }
+        return flag
+    }
+
+    func logLevel() throws(ConfigurationError) -> Logger.Level {
+        let text = try string()
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let known = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw failure("unknown log level '\(text)' (use one of \(known))")
+        }
+        return level
+    }
+}

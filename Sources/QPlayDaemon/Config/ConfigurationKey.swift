@@ -1,0 +1,46 @@
+/// Every key the config file accepts. The file is flat (no tables); an unknown key is an
+/// error so that a typo does not silently leave a default in place.
+public enum ConfigurationKey: String, CaseIterable, Sendable {
+    case musicDirectory = "music_directory"
+    case socket
+    case dataDirectory = "data_dir"
+    case output
+    case rawRate = "raw_rate"
+    case rawChannels = "raw_channels"
+    case tapThresholdMilliseconds = "tap_threshold_ms"
+    case scanRate = "scan_rate"
+    case maxHoldMilliseconds = "max_hold_ms"
+    case restartAfterMilliseconds = "restart_after_ms"
+    case scanOnStart = "scan_on_start"
+    case logLevel = "log_level"
+
+    /// One line for docs and `--help`: type, default and meaning.
+    public var summary: String {
+        switch self {
+        case .musicDirectory:
+            "path; default $XDG_MUSIC_DIR, else XDG_MUSIC_DIR of user-dirs.dirs, else ~/Music. The folder scanned into the library."
+        case .socket:
+            "path; default $XDG_RUNTIME_DIR/qplay/qplay.sock, else /tmp/qplay-$UID/qplay.sock. QPLAY_SOCKET and --socket win over it."
+        case .dataDirectory:
+            "path; default $XDG_DATA_HOME/qplay, else ~/.local/share/qplay. Holds library.sqlite and state.sqlite."
+        case .output:
+            "string; default \"alsa\". alsa, alsa:DEVICE, null, file:PATH or pipe:PATH."
+        case .rawRate:
+            "integer Hz, 8000...384000; default 44100. Sample rate written by file: and pipe: outputs."
+        case .rawChannels:
+            "integer, 1...8; default 2. Channels written by file: and pipe: outputs."
+        case .tapThresholdMilliseconds:
+            "integer ms, 10...5000; default 300. A next/previous press shorter than this is a tap."
+        case .scanRate:
+            "number, 1.5...64; default 4. Speed of a held next/previous, as a multiple of real time."
+        case .maxHoldMilliseconds:
+            "integer ms, 1000...600000; default 30000. A press without release ends after this long."
+        case .restartAfterMilliseconds:
+            "integer ms, 0...60000; default 3000. Previous restarts the track once this much has played."
+        case .scanOnStart:
+            "boolean; default true. Start an incremental library scan when the daemon starts."
+        case .logLevel:
+            "string; default \"info\". trace, debug, info, notice, warning, error or critical."
+        }
+    }
+}

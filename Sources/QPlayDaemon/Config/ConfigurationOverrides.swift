@@ -1,0 +1,33 @@
+import Logging
+
+extension DaemonConfiguration {
+    /// Values given on the command line; each one that is set wins over the config file
+    /// and the environment. Paths are taken as typed: `~` is expanded and relative paths
+    /// are resolved against the current directory.
+    public struct Overrides: Sendable, Equatable {
+        /// `--music DIR`
+        public var musicDirectory: String?
+        /// `--socket PATH` (also wins over `QPLAY_SOCKET`)
+        public var socket: String?
+        /// `--data-dir DIR`
+        public var dataDirectory: String?
+        /// `--output SPEC`
+        public var output: String?
+        /// `--config FILE`: read this file instead of the default; it must exist.
+        public var configFile: String?
+        /// e.g. `--log-level debug`
+        public var logLevel: Logger.Level?
+
+        public init(
+            musicDirectory: String? = nil, socket: String? = nil, dataDirectory: String? = nil,
+            output: String? = nil, configFile: String? = nil, logLevel: Logger.Level? = nil
+        ) {
+            self.musicDirectory = musicDirectory
+            self.socket = socket
+            self.dataDirectory = dataDirectory
+            self.output = output
+            self.configFile = configFile
+            self.logLevel = logLevel
+        }
+    }
+}

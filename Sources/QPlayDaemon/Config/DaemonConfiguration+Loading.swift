@@ -1,0 +1,128 @@
+import QPlayAudio
+import SystemPackage
+
+extension DaemonConfiguration {
+    /// Resolves the configuration. Precedence, highest first:
+    /// command-line flag (`overrides`) → environment (`QPLAY_SOCKET` for the socket) →
+    /// config file (`--config FILE`, else `$XDG_CONFIG_HOME/qplay/config.toml` when it
+    /// exists) → XDG defaults. Relative flag paths are relative to the current directory,
+    /// relative paths in the file to the file's folder; `~` is expanded in both.
+    public static func load(
+        overrides: Overrides = Overrides(), environment: ConfigurationEnvironment = .current()
+    ) throws(ConfigurationError) -> DaemonConfiguration {
+        let home = environment.homeDirectory
+        let cwd = environment.currentDirectory
+        func flagPath(_ text: String, _ flag: String) throws(ConfigurationError) -> FilePath {
+            do {
+                return try PathResolution.resolve(text, relativeTo: cwd, home: home)
+            } catch {
+                throw ConfigurationError(origin: flag, reason: error.reason)
+            }
+        }
+
+        let file: ConfigurationFile?
+        if let explicit = overrides.configFile {
+            file = try ConfigurationFile.read(flagPath(explicit, "--config"), home: home, mustExist: true)
+        } else if let path = defaultConfigFilePath(environment: environment) {
+            file = try ConfigurationFile.read(path, home: home, mustExist: false)
+        } else {
+            file = nil
+        }
+
+        let musicDirectory: FilePath
+        if let flag = overrides.musicDirectory {
+            musicDirectory = try flagPath(flag, "--music")
+        } else if let fromFile = file?.musicDirectory {
+            musicDirectory = fromFile
+        } else if let fallback = environment.musicDirectory {
+            musicDirectory = fallback
+        } else {
+            throw missingHome("the music directory (set music_directory or pass --music)")
+        }
+
+        let socketPath: FilePath
+        var socketDirectoryIsDedicated = false
+        if let flag = overrides.socket {
+            socketPath = try flagPath(flag, "--socket")
+        } else if let variable = environment.variables["QPLAY_SOCKET"], !variable.isEmpty {
+            socketPath = try flagPath(variable, "QPLAY_SOCKET")
+        } else if let fromFile = file?.socket {
+            socketPath = fromFile
+        } else {
+            socketPath = defaultSocketPath(environment: environment)
+            socketDirectoryIsDedicated = true
+        }
+        try checkSocketPath(socketPath)
+
+        let dataDirectory: FilePath
+        if let flag = overrides.dataDirectory {
+            dataDirectory = try flagPath(flag, "--data-dir")
+        } else if let fromFile = file?.dataDirectory {
+            dataDirectory = fromFile
+        } else if let dataHome = environment.dataHome {
+            dataDirectory = dataHome.appending("qplay")
+        } else {
+            throw missingHome("the data directory (set data_dir or pass --data-dir)")
+        }
+
+        var output = file?.output ?? Defaults.output
+        if let flag = overrides.output {
+            do {
+                output = try OutputParsing.parse(flag, relativeTo: cwd, home: home)
+            } catch {
+                throw ConfigurationError(origin: "--output", reason: error.reason)
+            }
+        }
+
+        var configuration = DaemonConfiguration(
+            musicDirectory: musicDirectory, socketPath: socketPath, dataDirectory: dataDirectory,
+            output: output, configFile: file?.path, socketDirectoryIsDedicated: socketDirectoryIsDedicated)
+        if let file {
+            configuration.rawOutputFormat = AudioFormat(
+                sampleRate: file.rawRate ?? Defaults.rawOutputFormat.sampleRate,
+                channels: file.rawChannels ?? Defaults.rawOutputFormat.channels)
+            configuration.tapThreshold = file.tapThreshold ?? Defaults.tapThreshold
+            configuration.scanRate = file.scanRate ?? Defaults.scanRate
+            configuration.maxHold = file.maxHold ?? Defaults.maxHold
+            configuration.restartAfter = file.restartAfter ?? Defaults.restartAfter
+            configuration.scanOnStart = file.scanOnStart ?? Defaults.scanOnStart
+            configuration.logLevel = file.logLevel ?? Defaults.logLevel
+            if configuration.maxHold <= configuration.tapThreshold {
+                throw ConfigurationError(
+                    origin: file.path.string, key: ConfigurationKey.maxHoldMilliseconds.rawValue,
+                    reason: "must be longer than tap_threshold_ms")
+            }
+        }
+        if let level = overrides.logLevel { configuration.logLevel = level }
+        return configuration
+    }
+
+    /// `$XDG_RUNTIME_DIR/qplay/qplay.sock`, else `/tmp/qplay-$UID/qplay.sock`. (Without
+    /// `QPLAY_SOCKET` or the config file: the client applies `QPLAY_SOCKET` itself.)
+    public static func defaultSocketPath(environment: ConfigurationEnvironment) -> FilePath {
+        if let runtime = environment.xdgDirectory("XDG_RUNTIME_DIR") {
+            return runtime.appending("qplay/qplay.sock")
+        }
+        return FilePath("/tmp/qplay-\(environment.userID)/qplay.sock")
+    }
+
+    /// `$XDG_CONFIG_HOME/qplay/config.toml` (fallback `~/.config/qplay/config.toml`).
+    public static func defaultConfigFilePath(environment: ConfigurationEnvironment) -> FilePath? {
+        environment.configHome?.appending("qplay/config.toml")
+    }
+
+    /// A Unix socket address holds at most 107 path bytes plus the NUL (sun_path is 108):
+    /// say so now rather than fail later with a bare EINVAL from bind().
+    static func checkSocketPath(_ path: FilePath) throws(ConfigurationError) {
+        let length = path.string.utf8.count
+        if length > 107 {
+            throw ConfigurationError(
+                origin: path.string,
+                reason: "the socket path is \(length) bytes long; a Unix socket path holds at most 107")
+        }
+    }
+
+    private static func missingHome(_ what: String) -> ConfigurationError {
+        ConfigurationError(origin: "environment", reason: "HOME is not set, so there is no default for \(what)")
+    }
+}

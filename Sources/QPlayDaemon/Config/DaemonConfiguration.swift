@@ -1,0 +1,89 @@
+import Logging
+import QPlayAudio
+import SystemPackage
+
+/// Everything `qplayd` needs to know before it starts, resolved from (highest first)
+/// command-line flags, the environment (`QPLAY_SOCKET`, XDG variables), the TOML
+/// config file and built-in defaults. Every path in it is absolute.
+///
+/// Build it with `DaemonConfiguration.load(overrides:environment:)`.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// The folder the library scanner walks.
+    public var musicDirectory: FilePath
+    /// The Unix socket clients connect to.
+    public var socketPath: FilePath
+    /// Holds the library index and the state database.
+    public var dataDirectory: FilePath
+    /// Where the sound goes: `alsa`, `alsa:DEVICE`, `null`, `file:PATH`, `pipe:PATH`.
+    public var output: OutputSpec
+    /// The fixed format written by `file:` and `pipe:` outputs.
+    public var rawOutputFormat: AudioFormat
+    /// A next/previous press shorter than this is a tap, longer a hold (scan).
+    public var tapThreshold: Duration
+    /// How fast a hold scans, as a multiple of real time.
+    public var scanRate: Double
+    /// A press with no release ends itself after this long.
+    public var maxHold: Duration
+    /// Seconds played after which a previous-tap restarts the track instead of going back.
+    public var restartAfter: Double
+    /// Whether the daemon starts an incremental library scan at start-up.
+    public var scanOnStart: Bool
+    /// The least severe log messages written to stderr.
+    public var logLevel: Logger.Level
+    /// The config file that was read, or nil when there was none.
+    public var configFile: FilePath?
+    /// True when the socket is at its default XDG place, whose folder belongs to qplay
+    /// alone and is kept 0700 (see `DaemonDirectories`).
+    public var socketDirectoryIsDedicated: Bool
+
+    public init(
+        musicDirectory: FilePath, socketPath: FilePath, dataDirectory: FilePath,
+        output: OutputSpec = Defaults.output, rawOutputFormat: AudioFormat = Defaults.rawOutputFormat,
+        tapThreshold: Duration = Defaults.tapThreshold, scanRate: Double = Defaults.scanRate,
+        maxHold: Duration = Defaults.maxHold, restartAfter: Double = Defaults.restartAfter,
+        scanOnStart: Bool = Defaults.scanOnStart, logLevel: Logger.Level = Defaults.logLevel,
+        configFile: FilePath? = nil, socketDirectoryIsDedicated: Bool = false
+    ) {
+        self.musicDirectory = musicDirectory
+        self.socketPath = socketPath
+        self.dataDirectory = dataDirectory
+        self.output = output
+        self.rawOutputFormat = rawOutputFormat
+        self.tapThreshold = tapThreshold
+        self.scanRate = scanRate
+        self.maxHold = maxHold
+        self.restartAfter = restartAfter
+        self.scanOnStart = scanOnStart
+        self.logLevel = logLevel
+        self.configFile = configFile
+        self.socketDirectoryIsDedicated = socketDirectoryIsDedicated
+    }
+
+    /// Built-in values used when neither a flag nor the config file sets one.
+    public enum Defaults {
+        public static let output = OutputSpec.alsa(device: "default")
+        public static let rawOutputFormat = AudioFormat.cd
+        public static let tapThreshold = Duration.milliseconds(300)
+        public static let scanRate = 4.0
+        public static let maxHold = Duration.seconds(30)
+        public static let restartAfter = 3.0
+        public static let scanOnStart = true
+        public static let logLevel = Logger.Level.info
+    }
+
+    // MARK: Paths derived from the configuration
+
+    /// The socket's folder; created 0700.
+    public var socketDirectory: FilePath { socketPath.removingLastComponent() }
+
+    /// The single-instance lock file beside the socket (`qplay.sock.lock`).
+    public var lockFilePath: FilePath {
+        socketDirectory.appending((socketPath.lastComponent?.string ?? "qplay.sock") + ".lock")
+    }
+
+    /// The library index database (owned by QPlayLibrary).
+    public var libraryDatabasePath: FilePath { dataDirectory.appending("library.sqlite") }
+
+    /// The player state database (queue, current entry, position, options).
+    public var stateDatabasePath: FilePath { dataDirectory.appending("state.sqlite") }
+}

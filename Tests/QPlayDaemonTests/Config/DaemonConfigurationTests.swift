@@ -1,0 +1,292 @@
+import Logging
+import QPlayAudio
+import QPlayTestSupport
+import SystemPackage
+import Testing
+
+@testable import QPlayDaemon
+
+/// A fake home and a clean environment, so the tests never read the real user's files.
+private struct Sandbox {
+    let directory = TemporaryDirectory("qplay-config")
+    var home: FilePath { directory.appending("home") }
+    var cwd: FilePath { directory.appending("cwd") }
+
+    init() {
+        _ = try? DaemonDirectories.createDirectory(directory.appending("home"))
+        _ = try? DaemonDirectories.createDirectory(directory.appending("cwd"))
+    }
+
+    func environment(_ variables: [String: String] = [:], homeKnown: Bool = true) -> ConfigurationEnvironment {
+        ConfigurationEnvironment(
+            variables: variables, userID: 4321, currentDirectory: cwd, homeDirectory: homeKnown ? home : nil)
+    }
+
+    /// Writes `text` as a file (creating folders) and returns its path.
+    @discardableResult
+    func write(_ text: String, to path: FilePath) throws -> FilePath {
+        try DaemonDirectories.createDirectory(path.removingLastComponent())
+        try directory.write(Array(text.utf8), to: path)
+        return path
+    }
+
+    var defaultConfigFile: FilePath { home.appending(".config/qplay/config.toml") }
+}
+
+@Suite struct DaemonConfigurationTests {
+    @Test func xdgVariablesGiveTheDefaultPaths() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let configuration = try DaemonConfiguration.load(
+            environment: sandbox.environment([
+                "XDG_RUNTIME_DIR": "/run/user/4321", "XDG_DATA_HOME": "/data/home",
+                "XDG_CONFIG_HOME": sandbox.directory.appending("nothing-here").string,
+                "XDG_MUSIC_DIR": "/media/music",
+            ]))
+        #expect(configuration.socketPath == "/run/user/4321/qplay/qplay.sock")
+        #expect(configuration.socketDirectory == "/run/user/4321/qplay")
+        #expect(configuration.lockFilePath == "/run/user/4321/qplay/qplay.sock.lock")
+        #expect(configuration.socketDirectoryIsDedicated)
+        #expect(configuration.dataDirectory == "/data/home/qplay")
+        #expect(configuration.libraryDatabasePath == "/data/home/qplay/library.sqlite")
+        #expect(configuration.stateDatabasePath == "/data/home/qplay/state.sqlite")
+        #expect(configuration.musicDirectory == "/media/music")
+        #expect(configuration.configFile == nil)
+        #expect(configuration.output == .alsa(device: "default"))
+        #expect(configuration.rawOutputFormat == AudioFormat(sampleRate: 44100, channels: 2))
+        #expect(configuration.tapThreshold == .milliseconds(300))
+        #expect(configuration.scanRate == 4)
+        #expect(configuration.maxHold == .seconds(30))
+        #expect(configuration.restartAfter == 3)
+        #expect(configuration.scanOnStart)
+        #expect(configuration.logLevel == .info)
+    }
+
+    @Test func withoutXDGVariablesTheFallbacksAreUsed() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        // Relative XDG values are invalid by the XDG spec and must be ignored.
+        let configuration = try DaemonConfiguration.load(
+            environment: sandbox.environment(["XDG_RUNTIME_DIR": "relative/run", "XDG_DATA_HOME": ""]))
+        #expect(configuration.socketPath == "/tmp/qplay-4321/qplay.sock")
+        #expect(configuration.socketDirectoryIsDedicated)
+        #expect(configuration.dataDirectory == sandbox.home.appending(".local/share/qplay"))
+        #expect(configuration.musicDirectory == sandbox.home.appending("Music"))
+        #expect(
+            DaemonConfiguration.defaultConfigFilePath(environment: sandbox.environment())
+                == sandbox.defaultConfigFile)
+    }
+
+    @Test func musicDirectoryComesFromUserDirsWhenTheVariableIsUnset() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        try sandbox.write(
+            """
+            # This file is written by xdg-user-dirs-update
+            XDG_DESKTOP_DIR="$HOME/Desktop"
+            XDG_MUSIC_DIR="$HOME/Musik/Sammlung"
+            """, to: sandbox.home.appending(".config/user-dirs.dirs"))
+        let configuration = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(configuration.musicDirectory == sandbox.home.appending("Musik/Sammlung"))
+
+        // "$HOME" alone means the folder is disabled: fall back to ~/Music.
+        try sandbox.write(#"XDG_MUSIC_DIR="$HOME/""#, to: sandbox.home.appending(".config/user-dirs.dirs"))
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).musicDirectory
+            == sandbox.home.appending("Music"))
+    }
+
+    @Test func everyKeyOfTheConfigFileIsRead() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let file = try sandbox.write(
+            """
+            # qplayd configuration
+            music_directory = "~/Tunes"
+            socket = "run/qplay.sock"          # relative: to this file's folder
+            data_dir = "/var/tmp/qplay-data"
+            output = "file:capture.raw"
+            raw_rate = 48000
+            raw_channels = 1
+            tap_threshold_ms = 250
+            scan_rate = 8.5
+            max_hold_ms = 20000
+            restart_after_ms = 5000
+            scan_on_start = false
+            log_level = "debug"
+            """, to: sandbox.defaultConfigFile)
+        let folder = file.removingLastComponent()
+        let configuration = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(configuration.configFile == file)
+        #expect(configuration.musicDirectory == sandbox.home.appending("Tunes"))
+        #expect(configuration.socketPath == folder.appending("run/qplay.sock"))
+        #expect(!configuration.socketDirectoryIsDedicated)
+        #expect(configuration.dataDirectory == "/var/tmp/qplay-data")
+        #expect(configuration.output == .file(folder.appending("capture.raw")))
+        #expect(configuration.rawOutputFormat == AudioFormat(sampleRate: 48000, channels: 1))
+        #expect(configuration.tapThreshold == .milliseconds(250))
+        #expect(configuration.scanRate == 8.5)
+        #expect(configuration.maxHold == .seconds(20))
+        #expect(configuration.restartAfter == 5)
+        #expect(!configuration.scanOnStart)
+        #expect(configuration.logLevel == .debug)
+    }
+
+    @Test func anIntegerIsAcceptedWhereANumberIsExpected() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        try sandbox.write("scan_rate = 6", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).scanRate == 6)
+    }
+
+    @Test func flagsWinOverTheEnvironmentAndTheFile() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let other = try sandbox.write(
+            """
+            music_directory = "/from/file/music"
+            socket = "/from/file/qplay.sock"
+            data_dir = "/from/file/data"
+            output = "null"
+            log_level = "error"
+            """, to: sandbox.directory.appending("elsewhere/qplayd.toml"))
+        // The default file must not be read when --config names another one.
+        try sandbox.write("this is not toml", to: sandbox.defaultConfigFile)
+        let environment = sandbox.environment(["QPLAY_SOCKET": "/from/env/qplay.sock"])
+
+        let fileOnly = try DaemonConfiguration.load(
+            overrides: .init(configFile: other.string), environment: sandbox.environment())
+        #expect(fileOnly.socketPath == "/from/file/qplay.sock")
+        #expect(fileOnly.output == .null)
+
+        let withEnvironment = try DaemonConfiguration.load(
+            overrides: .init(configFile: other.string), environment: environment)
+        #expect(withEnvironment.socketPath == "/from/env/qplay.sock")
+        #expect(withEnvironment.musicDirectory == "/from/file/music")
+        #expect(withEnvironment.logLevel == .error)
+
+        let withFlags = try DaemonConfiguration.load(
+            overrides: .init(
+                musicDirectory: "music", socket: "~/s.sock", dataDirectory: "../data",
+                output: "pipe:fifo", configFile: other.string, logLevel: .trace),
+            environment: environment)
+        #expect(withFlags.musicDirectory == sandbox.cwd.appending("music"))
+        #expect(withFlags.socketPath == sandbox.home.appending("s.sock"))
+        #expect(!withFlags.socketDirectoryIsDedicated)
+        #expect(withFlags.dataDirectory == sandbox.directory.appending("data"))
+        #expect(withFlags.output == .pipe(sandbox.cwd.appending("fifo")))
+        #expect(withFlags.logLevel == .trace)
+        #expect(withFlags.configFile == other)
+    }
+
+    @Test func aTOMLSyntaxErrorNamesTheFileAndLine() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let file = try sandbox.write(
+            """
+            music_directory = "/music"
+
+            scan_rate = = 4
+            """, to: sandbox.defaultConfigFile)
+        let error = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(environment: sandbox.environment())
+        }
+        #expect(error.origin == file.string)
+        #expect(error.line == 3)
+        #expect(error.description.hasPrefix("\(file.string):3:"))
+    }
+
+    @Test(arguments: [
+        ("tap_threshold_ms = \"300\"", "tap_threshold_ms", "expected an integer"),
+        ("scan_rate = \"fast\"", "scan_rate", "expected a number"),
+        ("scan_on_start = 1", "scan_on_start", "expected true or false"),
+        ("music_directory = 3", "music_directory", "expected a string"),
+        ("raw_channels = 0", "raw_channels", "out of range 1...8"),
+        ("scan_rate = 1000.0", "scan_rate", "out of range"),
+        ("output = \"speakers\"", "output", "unknown output"),
+        ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
+        ("music_directory = \"~bob/music\"", "music_directory", "not '~user'"),
+        ("socket = \"\"", "socket", "the path is empty"),
+        ("tap_threshold_ms = 2000\nmax_hold_ms = 1500", "max_hold_ms", "longer than tap_threshold_ms"),
+        ("musik_directory = \"/m\"", "musik_directory", "unknown key (known keys: music_directory,"),
+        ("[audio]\nraw_rate = 48000", "audio", "unknown key"),
+    ])
+    func aBadValueNamesItsKey(line: String, key: String, reason: String) throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let file = try sandbox.write(line, to: sandbox.defaultConfigFile)
+        let error = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(environment: sandbox.environment())
+        }
+        #expect(error.origin == file.string)
+        #expect(error.key == key)
+        #expect(error.reason.contains(reason), "\(error)")
+        #expect(error.description.hasPrefix("\(file.string): key '\(key)': "))
+    }
+
+    @Test func aMissingDefaultFileIsFineButAMissingNamedFileIsNot() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).configFile == nil)
+        let error = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: .init(configFile: "missing.toml"), environment: sandbox.environment())
+        }
+        #expect(error.origin == sandbox.cwd.appending("missing.toml").string)
+        #expect(error.reason.contains("cannot read the config file"))
+    }
+
+    @Test func anUnreadableOrNonUTF8FileIsAClearError() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        // A folder where the file should be: reading fails (even for root, unlike chmod 000).
+        try DaemonDirectories.createDirectory(sandbox.defaultConfigFile)
+        let unreadable = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(environment: sandbox.environment())
+        }
+        #expect(unreadable.origin == sandbox.defaultConfigFile.string)
+        #expect(unreadable.reason.contains("cannot read the config file"))
+
+        let latin1 = sandbox.directory.appending("latin1.toml")
+        try sandbox.directory.write(Array("music_directory = \"/M".utf8) + [0xFC] + Array("sik\"".utf8), to: latin1)
+        let notUTF8 = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: .init(configFile: latin1.string), environment: sandbox.environment())
+        }
+        #expect(notUTF8.reason == "the config file is not valid UTF-8")
+    }
+
+    @Test func badFlagsNameTheFlag() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let output = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: .init(output: "file:"), environment: sandbox.environment())
+        }
+        #expect(output.origin == "--output")
+        let music = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: .init(musicDirectory: ""), environment: sandbox.environment())
+        }
+        #expect(music.description == "--music: the path is empty")
+    }
+
+    @Test func aSocketPathTooLongForAUnixSocketIsRefused() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let long = "/" + String(repeating: "d", count: 100) + "/qplay.sock"
+        let error = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: .init(socket: long), environment: sandbox.environment())
+        }
+        #expect(error.reason.contains("at most 107"))
+    }
+
+    @Test func withoutAHomeTheDefaultsCannotBeFound() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let error = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(environment: sandbox.environment(homeKnown: false))
+        }
+        #expect(error.description.contains("HOME is not set"))
+        // Everything given explicitly: no home needed.
+        let configuration = try DaemonConfiguration.load(
+            overrides: .init(musicDirectory: "/m", dataDirectory: "/d"),
+            environment: sandbox.environment(["XDG_RUNTIME_DIR": "/run/user/4321"], homeKnown: false))
+        #expect(configuration.socketPath == "/run/user/4321/qplay/qplay.sock")
+    }
+}
