@@ -19,6 +19,7 @@ public struct ALSACapture: Sendable {
                 file "\(output.string)"
                 format "raw"
                 perm 0644
+                truncate false
             }
 
             """
