@@ -29,6 +29,10 @@ public final class ALSAOutput: AudioOutput {
     private var config: OpaquePointer?
     private var format: AudioFormat?
     private var pacer: RealTimePacer?
+    /// The device stops and restarts in place (`snd_pcm_pause`); without it a pause lets
+    /// the buffer play out and the resulting xrun is expected, not an underrun.
+    private var canPause = false
+    private var pausedWithoutDevicePause = false
 
     /// `configFile`: an ALSA configuration to use instead of the system's (the device
     /// is looked up in it alone), for captures in tests.
@@ -110,14 +114,16 @@ public final class ALSAOutput: AudioOutput {
         try check(
             snd_pcm_hw_params_set_rate(handle, params, UInt32(format.sampleRate), 0),
             "\(format.sampleRate) Hz not available")
-        // About 200 ms of buffer in 25 ms periods: enough against a loaded machine, short
-        // enough that pause and skip are heard at once.
+        // About 200 ms of buffer in 20 ms periods: enough against a loaded machine, short
+        // enough that pause and skip are heard at once. The audio thread writes one
+        // period at a time.
         var buffer = snd_pcm_uframes_t(format.sampleRate / 5)
-        var period = snd_pcm_uframes_t(format.sampleRate / 40)
+        var period = snd_pcm_uframes_t(format.sampleRate / 50)
         var direction: Int32 = 0
         _ = snd_pcm_hw_params_set_buffer_size_near(handle, params, &buffer)
         _ = snd_pcm_hw_params_set_period_size_near(handle, params, &period, &direction)
         try check(snd_pcm_hw_params(handle, params), "cannot apply the hardware parameters")
+        canPause = snd_pcm_hw_params_can_pause(params) == 1
         try check(snd_pcm_prepare(handle), "cannot prepare the device")
     }
 
@@ -133,17 +139,57 @@ public final class ALSAOutput: AudioOutput {
                 continue
             }
             let code = Int32(truncatingIfNeeded: result)
-            if code == -EPIPE { underruns += 1 }
+            if code == -EPIPE && !pausedWithoutDevicePause { underruns += 1 }
             // Underrun (EPIPE), suspend (ESTRPIPE) and signals (EINTR) are recoverable.
             let recovered = snd_pcm_recover(pcm, code, 1)
             try check(recovered, "write failed")
         }
+        pausedWithoutDevicePause = false
         pacer?.didWrite(frames: totalFrames)
+    }
+
+    public func waitTime(forFrames frames: Int) -> Duration {
+        if let pacer { return pacer.waitTime(forFrames: frames) }
+        guard let pcm, let format else { return .zero }
+        let available = snd_pcm_avail_update(pcm)
+        // An xrun or error shows as a negative count: write at once, `write` recovers.
+        guard available >= 0, available < frames else { return .zero }
+        let missing = Int64(frames - available)
+        return .microseconds(max(1000, missing * 1_000_000 / Int64(format.sampleRate)))
+    }
+
+    public func pause() {
+        if pacer != nil {
+            pacer?.pause()
+        } else if let pcm {
+            if canPause && snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING {
+                _ = snd_pcm_pause(pcm, 1)
+            } else if !canPause {
+                pausedWithoutDevicePause = true
+            }
+        }
+    }
+
+    public func resume() {
+        if pacer != nil {
+            pacer?.resume()
+        } else if let pcm, canPause, snd_pcm_state(pcm) == SND_PCM_STATE_PAUSED {
+            _ = snd_pcm_pause(pcm, 0)
+        }
+    }
+
+    public func discard() {
+        pacer?.reset()
+        guard let pcm else { return }
+        snd_pcm_drop(pcm)
+        _ = snd_pcm_prepare(pcm)
+        pausedWithoutDevicePause = false
     }
 
     public func drain() throws(AudioOutputError) {
         guard let pcm else { return }
         pacer?.drain()
+        if snd_pcm_state(pcm) == SND_PCM_STATE_PAUSED { _ = snd_pcm_pause(pcm, 0) }
         try check(snd_pcm_drain(pcm), "drain failed")
         _ = snd_pcm_prepare(pcm)
     }

@@ -26,6 +26,16 @@ public protocol AudioOutput: AnyObject {
     func open(format: AudioFormat) throws(AudioOutputError)
     /// Writes whole interleaved frames in the format given to `open`.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError)
+    /// How long until `frames` more frames can be written without blocking. The audio
+    /// thread waits this long on its command semaphore instead of blocking in `write`,
+    /// so a command is handled at once. Outputs paced by their reader return zero.
+    func waitTime(forFrames frames: Int) -> Duration
+    /// Stops playing what was written, keeping it: `resume` plays it on, so a pause
+    /// neither loses nor repeats samples.
+    func pause()
+    func resume()
+    /// Drops what was written and not yet heard, keeping the device open (skip, seek).
+    func discard()
     /// Plays out what was written, then returns.
     func drain() throws(AudioOutputError)
     /// Drops what was written and releases the device; `open` may be called again.

@@ -12,6 +12,7 @@ public final class NullOutput: AudioOutput {
     public var underruns: Int { 0 }
 
     public func open(format: AudioFormat) throws(AudioOutputError) {
+        if self.format == format, pacer != nil { return }
         self.format = format
         pacer = RealTimePacer(sampleRate: format.sampleRate)
     }
@@ -20,6 +21,11 @@ public final class NullOutput: AudioOutput {
         guard let format else { throw AudioOutputError(output: name, reason: "not open") }
         pacer?.didWrite(frames: samples.count / format.channels)
     }
+
+    public func waitTime(forFrames frames: Int) -> Duration { pacer?.waitTime(forFrames: frames) ?? .zero }
+    public func pause() { pacer?.pause() }
+    public func resume() { pacer?.resume() }
+    public func discard() { pacer?.reset() }
 
     public func drain() throws(AudioOutputError) {
         pacer?.drain()

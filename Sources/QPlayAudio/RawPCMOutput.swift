@@ -61,6 +61,12 @@ public final class RawPCMOutput: AudioOutput {
         pacer?.didWrite(frames: samples.count / fixedFormat.channels)
     }
 
+    public func waitTime(forFrames frames: Int) -> Duration { pacer?.waitTime(forFrames: frames) ?? .zero }
+    public func pause() { pacer?.pause() }
+    public func resume() { pacer?.resume() }
+    /// Bytes already in the file or FIFO stay there; only the clock forgets them.
+    public func discard() { pacer?.reset() }
+
     public func drain() throws(AudioOutputError) {
         pacer?.drain()
     }

@@ -88,3 +88,23 @@ func decodeAll(_ decoder: any AudioDecoder) throws -> [Int16] {
         #expect(try decodeAll(decoder).count == sample.frames * sample.channels)
     }
 }
+
+@Suite struct DecoderSeekTests {
+    @Test(arguments: [true, false])
+    func seekInVBRAndCBRIsSampleAccurate(vbr: Bool) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let sweep = try GeneratedAudio.sweep(in: dir, vbr: vbr)
+        let reference = try decodeAll(try MPG123Decoder(path: sweep))
+        for target in [200_000, 44_100, 123_457, 0, 250_000] {
+            let decoder = try MPG123Decoder(path: sweep)
+            try decoder.seek(toFrame: target)
+            #expect(decoder.framePosition == target)
+            #expect(decoder.isIndexed)
+            let rest = try decodeAll(decoder)
+            #expect(rest.count == reference.count - target * 2)
+            let worst = PCMCompare.maxDifference(rest, at: 0, reference, at: target, frames: rest.count / 2, channels: 2)
+            #expect(worst <= 2, "frame \(target): max difference \(worst)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Synchronization
+import SystemPackage
+
+/// One thing to play: `token` names this request in events (unique per request, so the
+/// same file queued twice is told apart); `path` is absolute.
+public struct PlaybackItem: Sendable, Hashable {
+    public var token: UInt64
+    public var path: FilePath
+
+    public init(token: UInt64, path: FilePath) {
+        self.token = token
+        self.path = path
+    }
+}
+
+/// What the audio thread reports, in the order it happened.
+public enum AudioEvent: Sendable, Equatable {
+    /// The first sample of the item was handed to the output.
+    case started(token: UInt64)
+    /// The item ended and no successor was set (a successor that joins sends `started`
+    /// instead).
+    case finished(token: UInt64)
+    /// The item could not be opened or decoded; nothing more of it plays. A successor,
+    /// when set, plays on.
+    case failed(token: UInt64, reason: String)
+    /// The output failed and is retried with backoff; nil: it works again.
+    case outputError(String?)
+}
+
+public enum AudioPlayerState: String, Sendable {
+    case idle, playing, paused
+}
+
+/// The audio side as seen from any thread, refreshed by the audio thread after every
+/// chunk it writes (about 50 times a second) and every command.
+public struct AudioSnapshot: Sendable, Equatable {
+    /// The item whose samples are being handed to the output (after `started`).
+    public var token: UInt64?
+    /// Seconds into that item, from the samples handed out minus the output's delay.
+    public var position: Double
+    public var duration: Double?
+    public var state: AudioPlayerState
+    public var scanning: Bool
+    public var outputName: String
+    public var outputError: String?
+    public var underruns: Int
+
+    public init(
+        token: UInt64? = nil, position: Double = 0, duration: Double? = nil, state: AudioPlayerState = .idle,
+        scanning: Bool = false, outputName: String = "", outputError: String? = nil, underruns: Int = 0
+    ) {
+        self.token = token
+        self.position = position
+        self.duration = duration
+        self.state = state
+        self.scanning = scanning
+        self.outputName = outputName
+        self.outputError = outputError
+        self.underruns = underruns
+    }
+}
+
+/// Plays items on one dedicated audio thread, which owns every decoder and the output
+/// (C handles never cross threads). Commands go in through a mutex-guarded list and a
+/// semaphore that wakes the thread; events come out through `events`. All methods
+/// return at once and may be called from any thread.
+public final class AudioPlayer: Sendable {
+    public let events: AsyncStream<AudioEvent>
+    private let channel: PlaybackChannel
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// `makeOutput` is called once, on the audio thread, so the output is created where
+    /// it lives.
+    public init(
+        makeOutput: @escaping @Sendable () -> any AudioOutput, decoders: any AudioDecoderFactory,
+        tuning: PlaybackTuning = .init()
+    ) {
+        let (stream, continuation) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .unbounded)
+        events = stream
+        let channel = PlaybackChannel(events: continuation)
+        self.channel = channel
+        let stopped = self.stopped
+        let thread = Thread {
+            PlaybackLoop(channel: channel, makeOutput: makeOutput, decoders: decoders, tuning: tuning).run()
+            continuation.finish()
+            stopped.signal()
+        }
+        thread.name = "qplay-audio"
+        thread.start()
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Replaces what plays now (and forgets the successor).
+    public func play(_ item: PlaybackItem, from seconds: Double = 0, paused: Bool = false) {
+        channel.send(.play(item, from: seconds, paused: paused))
+    }
+
+    /// The item to join when the current one ends: prefetched, and joined sample-exact
+    /// when its format matches. nil, or another item, drops a successor not yet started.
+    public func setNext(_ item: PlaybackItem?) { channel.send(.setNext(item)) }
+    public func pause() { channel.send(.pause) }
+    public func resume() { channel.send(.resume) }
+    public func stop() { channel.send(.stop) }
+    /// Seconds within the current item, clamped to it; at or past its end, it ends.
+    public func seek(to seconds: Double) { channel.send(.seek(seconds)) }
+    /// 0...100 on a cubic curve (see `SoftwareVolume`).
+    public func setVolume(_ percent: Int) { channel.send(.volume(percent)) }
+    /// Audible scrubbing: the position moves at `rate` × real time (negative: backward).
+    public func startScan(rate: Double) { channel.send(.scan(rate)) }
+    public func endScan() { channel.send(.endScan) }
+
+    public var snapshot: AudioSnapshot { channel.snapshot }
+
+    /// Stops the thread: what is playing is played out to the device (at most its
+    /// buffer), the output is closed, `events` finishes. Returns when the thread ended.
+    public func shutdown() {
+        guard channel.requestShutdown() else { return }
+        stopped.wait()
+    }
+}

@@ -1,0 +1,80 @@
+import Dispatch
+import Synchronization
+
+/// A command for the audio thread, in the order the caller gave them.
+enum AudioPlayerCommand: Sendable, Equatable {
+    case play(PlaybackItem, from: Double, paused: Bool)
+    case setNext(PlaybackItem?)
+    case pause, resume, stop
+    case seek(Double)
+    case volume(Int)
+    case scan(Double)
+    case endScan
+}
+
+/// What the audio thread shares with the callers: commands in (a mutex-guarded list
+/// plus a semaphore to wake the thread), the snapshot out, events out.
+final class PlaybackChannel: Sendable {
+    private struct State: Sendable {
+        var commands: [AudioPlayerCommand] = []
+        var snapshot = AudioSnapshot()
+        var shutDown = false
+    }
+
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    let events: AsyncStream<AudioEvent>.Continuation
+
+    init(events: AsyncStream<AudioEvent>.Continuation) {
+        self.events = events
+    }
+
+    func send(_ command: AudioPlayerCommand) {
+        let accepted = state.withLock { state in
+            guard !state.shutDown else { return false }
+            state.commands.append(command)
+            return true
+        }
+        if accepted { wake.signal() }
+    }
+
+    /// True for the first caller only.
+    func requestShutdown() -> Bool {
+        let first = state.withLock { state in
+            defer { state.shutDown = true }
+            return !state.shutDown
+        }
+        if first { wake.signal() }
+        return first
+    }
+
+    var snapshot: AudioSnapshot { state.withLock { $0.snapshot } }
+
+    // MARK: audio thread side
+
+    /// The commands sent since the last call, and whether shutdown was asked for.
+    func takeCommands() -> (commands: [AudioPlayerCommand], shutDown: Bool) {
+        state.withLock { state in
+            defer { state.commands.removeAll(keepingCapacity: true) }
+            return (state.commands, state.shutDown)
+        }
+    }
+
+    func publish(_ snapshot: AudioSnapshot) {
+        state.withLock { $0.snapshot = snapshot }
+    }
+
+    /// Sleeps until a command arrives or `timeout` passes (nil: no limit).
+    func waitForCommand(timeout: Duration?) {
+        guard let timeout else {
+            wake.wait()
+            return
+        }
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+    }
+
+    func emit(_ event: AudioEvent) {
+        events.yield(event)
+    }
+}

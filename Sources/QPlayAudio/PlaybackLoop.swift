@@ -1,0 +1,454 @@
+/// The body of the audio thread. It owns the decoders and the output; every C handle is
+/// created, used and freed here. Each turn: take the commands, then decode ahead and
+/// hand one chunk to the output, or wait (interruptibly) for a command, for room in the
+/// output, or for the next output retry.
+final class PlaybackLoop {
+    private enum Mode {
+        case idle
+        case playing
+        case paused
+        /// Everything was handed out; waiting for the output to play it.
+        case draining
+    }
+
+    private let channel: PlaybackChannel
+    private let makeOutput: @Sendable () -> any AudioOutput
+    private let decoders: any AudioDecoderFactory
+    private let tuning: PlaybackTuning
+
+    private var output: (any AudioOutput)?
+    private var openFormat: AudioFormat?
+    private var outputPaused = false
+    private var outputProblem = OutputProblem()
+
+    private var mode = Mode.idle
+    private var idleSince = ContinuousClock.now
+    /// The item at the write head, or about to be (after `play`, before its first write).
+    private var current: DecodingSource?
+    /// The item `started` was sent for; a chunk of another item starts it.
+    private var announced: UInt64?
+    private var successor: Successor?
+    /// The current item is decoded to its end and the successor's audio follows it in
+    /// the buffer.
+    private var decodingSuccessor = false
+    private var buffer = PlaybackBuffer()
+    private var handed = HandedFrames()
+    private var volume = SoftwareVolume()
+    private var scratch: [Int16] = []
+    private var scan: ScanCursor?
+
+    init(
+        channel: PlaybackChannel, makeOutput: @escaping @Sendable () -> any AudioOutput,
+        decoders: any AudioDecoderFactory, tuning: PlaybackTuning
+    ) {
+        self.channel = channel
+        self.makeOutput = makeOutput
+        self.decoders = decoders
+        self.tuning = tuning
+    }
+
+    func run() {
+        let output = makeOutput()
+        self.output = output
+        publish()
+        while true {
+            let (commands, shutDown) = channel.takeCommands()
+            for command in commands { handle(command) }
+            if shutDown { break }
+            step(output)
+        }
+        // Play out what the device holds (at most its buffer) unless paused or stopped.
+        if openFormat != nil {
+            if mode == .playing || mode == .draining { try? output.drain() }
+            output.close()
+        }
+        current = nil
+        successor = nil
+        buffer.clear()
+    }
+
+    // MARK: commands
+
+    private func handle(_ command: AudioPlayerCommand) {
+        switch command {
+        case .play(let item, let seconds, let paused): play(item, from: seconds, paused: paused)
+        case .setNext(let item): setNext(item)
+        case .pause: pause()
+        case .resume: resume()
+        case .stop: stop()
+        case .seek(let seconds): seek(to: seconds)
+        case .volume(let percent): volume.set(percent: percent)
+        case .scan(let rate): startScan(rate: rate)
+        case .endScan: endScan()
+        }
+        publish()
+    }
+
+    private func play(_ item: PlaybackItem, from seconds: Double, paused: Bool) {
+        // A fully handed-out item (draining) is let play to its end: the new one follows
+        // it without a cut. Anything still playing is cut now.
+        if mode == .playing || mode == .paused { discardOutput() }
+        forgetItems()
+        let source: DecodingSource
+        do {
+            source = try open(item)
+            if seconds > 0 {
+                try source.seek(toFrame: Int((seconds * Double(source.format.sampleRate)).rounded()))
+            }
+        } catch {
+            channel.emit(.failed(token: item.token, reason: error.reason))
+            if mode != .draining { enterIdle() }
+            return
+        }
+        source.writtenFrame = source.nextFrame
+        current = source
+        mode = paused ? .paused : .playing
+    }
+
+    private func setNext(_ item: PlaybackItem?) {
+        if item == successor?.item { return }
+        // Whatever of the old successor was decoded ahead goes, and so does an `end`
+        // mark for the current item: the stream after it is decided again here.
+        let keep = current?.token
+        buffer.removeAll { entry in
+            if case .end = entry { return true }
+            return entry.token != keep
+        }
+        successor = nil
+        decodingSuccessor = false
+        if let item {
+            do {
+                successor = .ready(try open(item))
+            } catch {
+                successor = .failed(item, reason: error.reason)
+            }
+        }
+        // The current item is decoded to its end already: the stream continues right here.
+        guard mode == .playing || mode == .paused, current?.exhausted ?? true else { return }
+        continueAfterCurrent()
+    }
+
+    private func pause() {
+        guard mode == .playing || mode == .draining else { return }
+        if openFormat != nil, let output {
+            output.pause()
+            outputPaused = true
+        }
+        mode = .paused
+    }
+
+    private func resume() {
+        guard mode == .paused else { return }
+        if outputPaused { output?.resume() }
+        outputPaused = false
+        mode = .playing
+    }
+
+    private func stop() {
+        if mode != .idle { discardOutput() }
+        forgetItems()
+        enterIdle()
+    }
+
+    private func seek(to seconds: Double) {
+        guard let current, mode == .playing || mode == .paused else { return }
+        let frame = Int((max(0, seconds) * Double(current.format.sampleRate)).rounded())
+        rewindSuccessor()
+        buffer.clear()
+        discardOutput()
+        scan?.restart()
+        do {
+            try current.seek(toFrame: frame)
+        } catch {
+            current.exhausted = true
+            buffer.append(.failed(token: current.token, reason: error.reason))
+            return
+        }
+        current.writtenFrame = current.nextFrame
+    }
+
+    private func startScan(rate: Double) {
+        guard rate.isFinite, rate != 0 else { return endScan() }
+        scan = ScanCursor(rate: rate, fragmentFrames: tuning.frames(tuning.scanFragment, rate: currentRate))
+        rewindToWriteHead()
+    }
+
+    private func endScan() {
+        guard scan != nil else { return }
+        scan = nil
+        rewindToWriteHead()
+    }
+
+    // MARK: the stream
+
+    private func step(_ output: any AudioOutput) {
+        switch mode {
+        case .idle:
+            if openFormat != nil {
+                let closeAt = idleSince + tuning.idleClose
+                if ContinuousClock.now >= closeAt {
+                    output.close()
+                    openFormat = nil
+                    handed.reset()
+                } else {
+                    channel.waitForCommand(timeout: closeAt - .now)
+                    return
+                }
+            }
+            channel.waitForCommand(timeout: nil)
+        case .paused:
+            channel.waitForCommand(timeout: nil)
+        case .draining:
+            let delay = openFormat == nil ? 0 : output.delayFrames
+            if delay > 0, let openFormat {
+                publish()
+                let left = Duration.microseconds(Int64(delay) * 1_000_000 / Int64(openFormat.sampleRate))
+                channel.waitForCommand(timeout: min(left, tuning.chunk))
+            } else {
+                if openFormat != nil { try? output.drain() }
+                handed.reset()
+                current = nil
+                enterIdle()
+                publish()
+            }
+        case .playing:
+            fill()
+            guard let entry = buffer.first else {
+                mode = .draining
+                return
+            }
+            switch entry {
+            case .failed(let token, let reason):
+                buffer.removeFirst()
+                channel.emit(.failed(token: token, reason: reason))
+                if token == current?.token { current = nil }
+                publish()
+            case .end(let token):
+                buffer.removeFirst()
+                channel.emit(.finished(token: token))
+                mode = .draining
+                publish()
+            case .audio(let chunk):
+                write(chunk, to: output)
+            }
+        }
+    }
+
+    /// Hands one chunk to the output once the output is open in its format and has room.
+    private func write(_ chunk: AudioChunk, to output: any AudioOutput) {
+        guard ensureOpen(output, format: chunk.format) else { return }
+        let wait = output.waitTime(forFrames: chunk.frames)
+        if wait > .zero {
+            channel.waitForCommand(timeout: wait)
+            return
+        }
+        if chunk.token != announced, case .ready(let next)? = successor, next.token == chunk.token {
+            // The write head reaches the successor: it is the current item from here.
+            current = next
+            successor = nil
+            decodingSuccessor = false
+        }
+        do {
+            if volume.isUnity {
+                try chunk.samples.withUnsafeBufferPointer { try output.write($0) }
+            } else {
+                volume.apply(chunk.samples, channels: chunk.format.channels, into: &scratch)
+                try scratch.withUnsafeBufferPointer {
+                    try output.write(UnsafeBufferPointer(rebasing: $0[..<chunk.samples.count]))
+                }
+            }
+        } catch {
+            output.close()
+            openFormat = nil
+            handed.reset()
+            outputProblem.failed((error as? AudioOutputError)?.description ?? "\(error)", tuning: tuning)
+            report(outputProblem.newMessage())
+            return
+        }
+        buffer.removeFirst()
+        handed.append(token: chunk.token, itemStart: chunk.startFrame, frames: chunk.frames)
+        current?.writtenFrame = chunk.startFrame + chunk.frames
+        if chunk.token != announced {
+            announced = chunk.token
+            channel.emit(.started(token: chunk.token))
+        }
+        publish()
+    }
+
+    private func ensureOpen(_ output: any AudioOutput, format: AudioFormat) -> Bool {
+        if openFormat == format { return true }
+        if let wait = outputProblem.waitBeforeRetry(), wait > .zero {
+            channel.waitForCommand(timeout: wait)
+            return false
+        }
+        if openFormat != nil {
+            // A format change: the old stream plays out, then the device is reopened.
+            try? output.drain()
+            output.close()
+            openFormat = nil
+        }
+        handed.reset()
+        do {
+            try output.open(format: format)
+        } catch {
+            outputProblem.failed(error.description, tuning: tuning)
+            report(outputProblem.newMessage())
+            publish()
+            return false
+        }
+        openFormat = format
+        outputPaused = false
+        if outputProblem.recovered() { report(.some(nil)) }
+        return true
+    }
+
+    private func report(_ message: String??) {
+        guard let message else { return }
+        channel.emit(.outputError(message))
+        publish()
+    }
+
+    /// Decodes until the buffer holds `decodeAhead` or nothing is left to decode.
+    private func fill() {
+        while let source = decodeHead {
+            let chunkFrames = tuning.frames(tuning.chunk, rate: source.format.sampleRate)
+            let aheadChunks = max(2, Int(tuning.decodeAhead / tuning.chunk))
+            guard buffer.audioChunks < aheadChunks else { return }
+            let frames = min(chunkFrames, scan?.framesUntilJump ?? .max)
+            var samples = [Int16](repeating: 0, count: frames * source.format.channels)
+            let count: Int
+            do {
+                count = try samples.withUnsafeMutableBufferPointer { try source.decoder.read(into: $0) }
+            } catch {
+                source.exhausted = true
+                buffer.append(.failed(token: source.token, reason: (error as? DecoderError)?.reason ?? "\(error)"))
+                if !decodingSuccessor { continueAfterCurrent(reportEnd: false) }
+                continue
+            }
+            if count == 0 {
+                source.exhausted = true
+                if decodingSuccessor {
+                    buffer.append(.end(token: source.token))
+                } else {
+                    continueAfterCurrent()
+                }
+                continue
+            }
+            if count < samples.count { samples.removeLast(samples.count - count) }
+            let decoded = count / source.format.channels
+            buffer.append(
+                .audio(AudioChunk(token: source.token, format: source.format, startFrame: source.nextFrame, samples: samples)))
+            source.nextFrame += decoded
+            if let target = scan?.advance(by: decoded, nextFrame: source.nextFrame) {
+                do {
+                    try source.seek(toFrame: target)
+                } catch {
+                    source.exhausted = true
+                    buffer.append(.failed(token: source.token, reason: error.reason))
+                }
+            }
+        }
+    }
+
+    /// The source the next decoded chunk comes from.
+    private var decodeHead: DecodingSource? {
+        if decodingSuccessor {
+            if case .ready(let next)? = successor, !next.exhausted { return next }
+            return nil
+        }
+        guard let current, !current.exhausted else { return nil }
+        return current
+    }
+
+    /// The current item is decoded to its end (or failed, or is gone): what follows it
+    /// in the stream is the successor, its failure, or the end.
+    private func continueAfterCurrent(reportEnd: Bool = true) {
+        switch successor {
+        case .ready?:
+            decodingSuccessor = true
+            scan?.restart()
+        case .failed(let item, let reason)?:
+            buffer.append(.failed(token: item.token, reason: reason))
+            successor = nil
+        case nil:
+            if reportEnd, let current { buffer.append(.end(token: current.token)) }
+        }
+    }
+
+    /// Scanning starts or ends: what was decoded ahead goes, and decoding resumes right
+    /// after the last frame handed to the output (the device keeps what it has).
+    private func rewindToWriteHead() {
+        guard let current, mode == .playing || mode == .paused else { return }
+        rewindSuccessor()
+        buffer.removeAll { if case .failed = $0 { false } else { true } }
+        scan?.restart()
+        do {
+            try current.seek(toFrame: current.writtenFrame)
+        } catch {
+            current.exhausted = true
+            buffer.append(.failed(token: current.token, reason: error.reason))
+        }
+    }
+
+    /// A successor decoded ahead goes back to its start.
+    private func rewindSuccessor() {
+        if decodingSuccessor, case .ready(let next)? = successor, next.token != announced {
+            do {
+                try next.seek(toFrame: 0)
+            } catch {
+                successor = .failed(next.item, reason: error.reason)
+            }
+        }
+        decodingSuccessor = false
+    }
+
+    private func open(_ item: PlaybackItem) throws(DecoderError) -> DecodingSource {
+        DecodingSource(item: item, decoder: try decoders.open(item.path, converting: output?.requiredFormat))
+    }
+
+    private func discardOutput() {
+        if openFormat != nil { output?.discard() }
+        outputPaused = false
+        handed.reset()
+    }
+
+    private func forgetItems() {
+        buffer.clear()
+        current = nil
+        announced = nil
+        successor = nil
+        decodingSuccessor = false
+        scan = nil
+    }
+
+    private func enterIdle() {
+        mode = .idle
+        idleSince = .now
+    }
+
+    private var currentRate: Int { current?.format.sampleRate ?? openFormat?.sampleRate ?? 44100 }
+
+    // MARK: snapshot
+
+    private func publish() {
+        var snapshot = AudioSnapshot()
+        snapshot.token = current?.token
+        snapshot.duration = current?.duration
+        snapshot.state =
+            switch mode {
+            case .idle: .idle
+            case .paused: .paused
+            case .playing, .draining: current == nil ? .idle : .playing
+            }
+        if let current {
+            let delay = openFormat == nil ? 0 : (output?.delayFrames ?? 0)
+            let frame = handed.heardFrame(of: current.token, delay: delay) ?? current.writtenFrame
+            snapshot.position = Double(frame) / Double(current.format.sampleRate)
+        }
+        snapshot.scanning = scan != nil
+        snapshot.outputName = output?.name ?? ""
+        snapshot.outputError = outputProblem.message
+        snapshot.underruns = output?.underruns ?? 0
+        channel.publish(snapshot)
+    }
+}

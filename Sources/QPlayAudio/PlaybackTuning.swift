@@ -1,0 +1,25 @@
+/// The audio thread's sizes and times. The defaults suit both a sound card and the
+/// self-paced outputs; tests and benchmarks may shrink them.
+public struct PlaybackTuning: Sendable {
+    /// Audio handed to the output per write: about one ALSA period, so a command waits
+    /// at most this long (the wait is interruptible anyway).
+    public var chunk: Duration = .milliseconds(20)
+    /// Decoded audio kept ready beyond what the output holds; the successor's first
+    /// chunks are decoded into it before the current item's last chunk is written.
+    public var decodeAhead: Duration = .milliseconds(200)
+    /// Scanning plays this much, then jumps (by `rate − 1` times as much).
+    public var scanFragment: Duration = .milliseconds(100)
+    /// An idle output stays open this long, so the next item starts without reopening.
+    public var idleClose: Duration = .seconds(2)
+    /// Output retries: the first after `retryFirst`, doubling up to `retryMax`.
+    public var retryFirst: Duration = .milliseconds(250)
+    public var retryMax: Duration = .seconds(5)
+
+    public init() {}
+
+    func frames(_ duration: Duration, rate: Int) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return max(1, Int(nanoseconds * Int64(rate) / 1_000_000_000))
+    }
+}

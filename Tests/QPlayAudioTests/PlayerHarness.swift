@@ -1,0 +1,131 @@
+import Foundation
+import QPlayAudio
+import QPlayTestSupport
+import Synchronization
+import SystemPackage
+import Testing
+
+/// Records an AudioPlayer's events; optionally drives a queue the way the engine does
+/// (successor on `started`, the next item on `finished`/`failed` of a prefetched one).
+final class PlayerHarness: Sendable {
+    let player: AudioPlayer
+    private let state = HarnessState()
+    private let consumer = Mutex<Task<Void, Never>?>(nil)
+
+    private final class HarnessState: Sendable {
+        let log = Mutex<[AudioEvent]>([])
+        let queue = Mutex<QueueState>(QueueState())
+    }
+
+    private struct QueueState {
+        var items: [PlaybackItem] = []
+        var current: Int?
+        var successor: Int?
+    }
+
+    init(output: @escaping @Sendable () -> any AudioOutput, tuning: PlaybackTuning = .init()) {
+        player = AudioPlayer(makeOutput: output, decoders: MPG123DecoderFactory(), tuning: tuning)
+        let task = Task { [player, state] in
+            for await event in player.events {
+                state.log.withLock { $0.append(event) }
+                Self.react(to: event, player: player, queue: state.queue)
+            }
+        }
+        consumer.withLock { $0 = task }
+    }
+
+    /// An ALSA output into `capture`'s file PCM.
+    convenience init(capture: ALSACapture, pacing: ALSAOutput.Pacing, tuning: PlaybackTuning = .init()) {
+        let config = capture.configFile
+        self.init(output: { ALSAOutput(device: ALSACapture.device, configFile: config, pacing: pacing) }, tuning: tuning)
+    }
+
+    var events: [AudioEvent] { state.log.withLock { $0 } }
+
+    /// Plays `items` in order as the engine would: the first paused, its successor set,
+    /// then resumed, so the first join never races the test.
+    func playQueue(_ items: [PlaybackItem]) {
+        state.queue.withLock {
+            $0.items = items
+            $0.current = 0
+            $0.successor = items.count > 1 ? 1 : nil
+        }
+        player.play(items[0], paused: true)
+        player.setNext(items.count > 1 ? items[1] : nil)
+        player.resume()
+    }
+
+    private static func react(to event: AudioEvent, player: AudioPlayer, queue: borrowing Mutex<QueueState>) {
+        queue.withLock { state in
+            func index(of token: UInt64) -> Int? { state.items.firstIndex { $0.token == token } }
+            switch event {
+            case .started(let token):
+                guard let started = index(of: token) else { return }
+                state.current = started
+                let next = started + 1 < state.items.count ? started + 1 : nil
+                state.successor = next
+                player.setNext(next.map { state.items[$0] })
+            case .failed(let token, _):
+                // A prefetched successor that failed: the engine skips to the one after.
+                // (A current item that failed with a successor set plays on by itself.)
+                guard let failed = index(of: token), failed == state.successor || failed == state.current,
+                    !(failed == state.current && state.successor != nil)
+                else { return }
+                let next = failed + 1
+                guard next < state.items.count else { return }
+                state.current = next
+                state.successor = next + 1 < state.items.count ? next + 1 : nil
+                player.play(state.items[next])
+                player.setNext(state.successor.map { state.items[$0] })
+            case .finished(let token):
+                guard let ended = index(of: token), ended + 1 < state.items.count else { return }
+                let next = ended + 1
+                state.current = next
+                state.successor = next + 1 < state.items.count ? next + 1 : nil
+                player.play(state.items[next])
+                player.setNext(state.successor.map { state.items[$0] })
+            case .outputError:
+                return
+            }
+        }
+    }
+
+    /// Waits until `condition` holds for the events (a hang guard, not a timing check).
+    func waitForEvents(_ what: String, _ condition: ([AudioEvent]) -> Bool) async throws {
+        try await waitUntil(what) { condition(self.events) }
+    }
+
+    func waitFor(_ event: AudioEvent) async throws {
+        try await waitForEvents("\(event)") { $0.contains(event) }
+    }
+
+    /// Ends the thread (the device plays out and closes) and the event consumer.
+    func shutdown() async {
+        player.shutdown()
+        let task = consumer.withLock { $0 }
+        await task?.value
+    }
+}
+
+struct HarnessTimeout: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Polls `condition` every 5 ms; gives up after `limit` so a broken player fails the
+/// test instead of hanging it. Not a timing assertion: the limit is far beyond need.
+func waitUntil(_ what: String, limit: Duration = .seconds(60), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        if ContinuousClock.now > deadline { throw HarnessTimeout(description: "gave up waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+extension SampleEntry {
+    func item(_ token: UInt64) -> PlaybackItem { PlaybackItem(token: token, path: path) }
+}
+
+/// The interleaved frames `from..<to` of `samples`.
+func frames(_ samples: [Int16], _ range: Range<Int>, channels: Int) -> ArraySlice<Int16> {
+    samples[(range.lowerBound * channels)..<(range.upperBound * channels)]
+}
