@@ -65,6 +65,13 @@ func query(database: String, words: [String]) throws {
         let query = Query.titleContains(word)
         var count = 0
         for _ in 0..<3 { count = try index.search(query).count }  // warm the page cache
+        var countSamples: [Double] = []
+        for _ in 0..<50 {
+            let t0 = clock.now
+            _ = try index.count(query)
+            countSamples.append(seconds(clock.now - t0) * 1000)
+        }
+        countSamples.sort()
         var samples: [Double] = []
         let budget = clock.now.advanced(by: .seconds(4))
         while samples.count < 300 && (samples.count < 20 || clock.now < budget) {
@@ -76,6 +83,8 @@ func query(database: String, words: [String]) throws {
         results.append([
             "word": word, "count": count, "runs": samples.count,
             "p50_ms": percentile(samples, 50), "p99_ms": percentile(samples, 99),
+            "count_only_p50_ms": percentile(countSamples, 50),
+            "rss_after_mb": residentMegabytes(),
         ])
     }
     // Resident memory once the index is open and every query ran (result collections
@@ -87,10 +96,21 @@ func query(database: String, words: [String]) throws {
     ])
 }
 
+/// Where a no-change rescan spends its time: the walk alone.
+func walk(music: String) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    _ = MusicFileWalker(extensions: ["mp3", "mp2", "mp1"]).walk(.init(music)) { _ in count += 1 }
+    printJSON(["walk_seconds": seconds(clock.now - start), "files": count])
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
 case ("scan", 4):
     try await scan(music: arguments[2], database: arguments[3])
+case ("walk", 3):
+    walk(music: arguments[2])
 case ("query", 4...):
     try query(database: arguments[2], words: Array(arguments[3...]))
 default:

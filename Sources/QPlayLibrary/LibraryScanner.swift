@@ -77,8 +77,7 @@ public struct LibraryScanner: Sendable {
         if walkRootExists {
             let walker = MusicFileWalker(extensions: extensions)
             let walkProblems = walker.walk(walkRoot) { entry in
-                let bytes = PathBytes.bytes(entry.path)
-                if let relative = PathBytes.relative(bytes, to: root) {
+                if let relative = PathBytes.relative(entry.pathBytes, to: root) {
                     found.append((Array(relative), entry))
                 }
             }
@@ -108,7 +107,7 @@ public struct LibraryScanner: Sendable {
             }
             jobs.append(
                 ParseJob(
-                    absolutePath: entry.path, relativePath: relative, size: entry.size,
+                    absolutePath: entry.pathBytes, relativePath: relative, size: entry.size,
                     modificationTime: entry.modificationTime, knownID: old?.id))
         }
         var vanished: [TrackID] = []

@@ -40,31 +40,39 @@ enum LibrarySchema {
                         f_path TEXT NOT NULL,
                         sort_artist TEXT NOT NULL
                     );
-                    CREATE INDEX track_f_title ON track(f_title);
-                    CREATE INDEX track_f_artist ON track(f_artist);
-                    CREATE INDEX track_f_album ON track(f_album);
-                    CREATE INDEX track_f_album_artist ON track(f_album_artist);
-
-                    -- Substring search for 3+ characters. External content: the text lives
-                    -- once, in track. case_sensitive 1: the columns are folded already, and
-                    -- FTS5's own folding must not add matches the predicate would not make.
-                    CREATE VIRTUAL TABLE track_fts USING fts5(
-                        f_title, f_artist, f_album, f_album_artist, f_genre, f_path,
+                    -- Substring search for 3+ characters, and the pre-filter of equals.
+                    -- Titles get a table of their own: `qplay search` asks for titles, and
+                    -- a title's trigram lists stay short when nothing else shares them.
+                    -- Paths are not indexed (long, rarely searched): instr() scans them.
+                    -- External content: the text lives once, in track. case_sensitive 1:
+                    -- the columns are folded already, and FTS5's own folding must not
+                    -- add matches the predicate would not make.
+                    CREATE VIRTUAL TABLE track_title_fts USING fts5(
+                        f_title, content = 'track', content_rowid = 'id',
+                        tokenize = 'trigram case_sensitive 1');
+                    CREATE VIRTUAL TABLE track_tags_fts USING fts5(
+                        f_artist, f_album, f_album_artist, f_genre,
                         content = 'track', content_rowid = 'id',
                         tokenize = 'trigram case_sensitive 1');
                     CREATE TRIGGER track_fts_insert AFTER INSERT ON track BEGIN
-                        INSERT INTO track_fts(rowid, f_title, f_artist, f_album, f_album_artist, f_genre, f_path)
-                        VALUES (new.id, new.f_title, new.f_artist, new.f_album, new.f_album_artist, new.f_genre, new.f_path);
+                        INSERT INTO track_title_fts(rowid, f_title) VALUES (new.id, new.f_title);
+                        INSERT INTO track_tags_fts(rowid, f_artist, f_album, f_album_artist, f_genre)
+                        VALUES (new.id, new.f_artist, new.f_album, new.f_album_artist, new.f_genre);
                     END;
                     CREATE TRIGGER track_fts_delete AFTER DELETE ON track BEGIN
-                        INSERT INTO track_fts(track_fts, rowid, f_title, f_artist, f_album, f_album_artist, f_genre, f_path)
-                        VALUES ('delete', old.id, old.f_title, old.f_artist, old.f_album, old.f_album_artist, old.f_genre, old.f_path);
+                        INSERT INTO track_title_fts(track_title_fts, rowid, f_title)
+                        VALUES ('delete', old.id, old.f_title);
+                        INSERT INTO track_tags_fts(track_tags_fts, rowid, f_artist, f_album, f_album_artist, f_genre)
+                        VALUES ('delete', old.id, old.f_artist, old.f_album, old.f_album_artist, old.f_genre);
                     END;
                     CREATE TRIGGER track_fts_update AFTER UPDATE ON track BEGIN
-                        INSERT INTO track_fts(track_fts, rowid, f_title, f_artist, f_album, f_album_artist, f_genre, f_path)
-                        VALUES ('delete', old.id, old.f_title, old.f_artist, old.f_album, old.f_album_artist, old.f_genre, old.f_path);
-                        INSERT INTO track_fts(rowid, f_title, f_artist, f_album, f_album_artist, f_genre, f_path)
-                        VALUES (new.id, new.f_title, new.f_artist, new.f_album, new.f_album_artist, new.f_genre, new.f_path);
+                        INSERT INTO track_title_fts(track_title_fts, rowid, f_title)
+                        VALUES ('delete', old.id, old.f_title);
+                        INSERT INTO track_tags_fts(track_tags_fts, rowid, f_artist, f_album, f_album_artist, f_genre)
+                        VALUES ('delete', old.id, old.f_artist, old.f_album, old.f_album_artist, old.f_genre);
+                        INSERT INTO track_title_fts(rowid, f_title) VALUES (new.id, new.f_title);
+                        INSERT INTO track_tags_fts(rowid, f_artist, f_album, f_album_artist, f_genre)
+                        VALUES (new.id, new.f_artist, new.f_album, new.f_album_artist, new.f_genre);
                     END;
 
                     -- Small facts about the library, e.g. the last scan's summary (JSON).

@@ -4,7 +4,7 @@ import SystemPackage
 
 /// A file the scanner wants read.
 struct ParseJob: Sendable {
-    var absolutePath: FilePath
+    var absolutePath: [UInt8]
     var relativePath: [UInt8]
     var size: Int64
     var modificationTime: Int64
@@ -72,7 +72,7 @@ struct ParallelTagParser {
             return .failed(reason: "empty file (0 bytes)", job: job)
         }
         do {
-            let tags = try TagReader.read(job.absolutePath)
+            let tags = try TagReader.read(PathBytes.path(job.absolutePath))
             let (track, warnings) = TrackBuilder.track(
                 tags: tags, relativePath: job.relativePath, size: job.size,
                 modificationTime: job.modificationTime)

@@ -3,10 +3,12 @@ import GRDB
 
 /// Translates a `Query` into SQL over the folded columns.
 ///
-/// - `equals`: folded column = folded value (indexed for title, artist, album, album artist).
 /// - `contains` with 3+ characters: the FTS5 trigram index (exact substring semantics:
 ///   the phrase's trigrams must be consecutive).
-/// - `contains` with 1–2 characters: trigrams cannot help; `instr` over the folded column.
+/// - `equals`: folded column = folded value, narrowed first by the trigram index when
+///   the value has 3+ characters.
+/// - 1–2 characters, and paths: trigrams cannot help or are not kept; `instr` (or `=`)
+///   over the folded column.
 struct SearchSQL {
     var sql: String
     var arguments: StatementArguments
@@ -24,15 +26,21 @@ struct SearchSQL {
         for predicate in query.predicates {
             let column = Self.column(predicate.property)
             let value = predicate.foldedValue
+            let characters = value.unicodeScalars.count
+            let fts = Self.ftsTable(predicate.property)
             switch predicate.comparison {
             case .equals:
+                // The trigram index narrows the rows; the comparison decides.
+                if let fts, characters >= 3 {
+                    conditions.append("id IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)")
+                    values.append("\(column) : \(Self.phrase(value))")
+                }
                 conditions.append("\(column) = ?")
                 values.append(value)
             case .contains:
-                let characters = value.unicodeScalars.count
                 if characters == 0 { continue }  // every text contains the empty string
-                if characters >= 3 {
-                    conditions.append("id IN (SELECT rowid FROM track_fts WHERE track_fts MATCH ?)")
+                if let fts, characters >= 3 {
+                    conditions.append("id IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)")
                     values.append("\(column) : \(Self.phrase(value))")
                 } else {
                     conditions.append("instr(\(column), ?) > 0")
@@ -51,6 +59,15 @@ struct SearchSQL {
         }
         self.sql = sql
         self.arguments = StatementArguments(values)
+    }
+
+    /// The trigram table holding `property`, if one does.
+    static func ftsTable(_ property: SearchProperty) -> String? {
+        switch property {
+        case .title: return "track_title_fts"
+        case .artist, .album, .albumArtist, .genre: return "track_tags_fts"
+        case .path: return nil
+        }
     }
 
     static func column(_ property: SearchProperty) -> String {
