@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
+
         // Tests
         .target(
             name: "QPlayTestSupport",

@@ -17,13 +17,42 @@ public struct TagInfo: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
     public var replayGain: ReplayGain
+    /// Samples per channel after removing the encoder delay and padding, from an MP3's
+    /// LAME header; nil without one.
+    public var gaplessSamples: Int?
+    /// Bytes of audio the Xing/Info header promises and bytes the file holds from its
+    /// first MPEG frame on; nil when unknown.
+    public var promisedAudioBytes: Int?
+    public var presentAudioBytes: Int?
+
+    /// Seconds of audio: exact from the LAME header when there is one, else TagLib's.
+    /// A file cut short counts only the audio it still holds.
+    public var duration: Double {
+        var seconds = Double(durationMilliseconds) / 1000
+        if let samples = gaplessSamples, sampleRate > 0 {
+            seconds = Double(samples) / Double(sampleRate)
+        }
+        if let promised = promisedAudioBytes, let present = presentAudioBytes, isTruncated {
+            seconds *= Double(present) / Double(promised)
+        }
+        return seconds
+    }
+
+    /// The file holds less audio than its Xing/Info header promises.
+    public var isTruncated: Bool {
+        guard let promised = promisedAudioBytes, let present = presentAudioBytes else {
+            return false
+        }
+        return present < promised
+    }
 
     public init(
         title: String? = nil, artist: String? = nil, album: String? = nil,
         albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
         trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil, year: Int? = nil,
         durationMilliseconds: Int = 0, bitrateKbps: Int = 0, sampleRate: Int = 0,
-        channels: Int = 0, replayGain: ReplayGain = ReplayGain()
+        channels: Int = 0, replayGain: ReplayGain = ReplayGain(), gaplessSamples: Int? = nil,
+        promisedAudioBytes: Int? = nil, presentAudioBytes: Int? = nil
     ) {
         self.title = title
         self.artist = artist
@@ -40,6 +69,9 @@ public struct TagInfo: Sendable, Equatable {
         self.sampleRate = sampleRate
         self.channels = channels
         self.replayGain = replayGain
+        self.gaplessSamples = gaplessSamples
+        self.promisedAudioBytes = promisedAudioBytes
+        self.presentAudioBytes = presentAudioBytes
     }
 }
 

@@ -53,7 +53,10 @@ public enum TagReader {
                 trackGain: raw.has_track_gain != 0 ? raw.track_gain : nil,
                 trackPeak: raw.has_track_peak != 0 ? raw.track_peak : nil,
                 albumGain: raw.has_album_gain != 0 ? raw.album_gain : nil,
-                albumPeak: raw.has_album_peak != 0 ? raw.album_peak : nil))
+                albumPeak: raw.has_album_peak != 0 ? raw.album_peak : nil),
+            gaplessSamples: raw.gapless_samples > 0 ? Int(raw.gapless_samples) : nil,
+            promisedAudioBytes: raw.promised_audio_bytes > 0 ? Int(raw.promised_audio_bytes) : nil,
+            presentAudioBytes: raw.present_audio_bytes > 0 ? Int(raw.present_audio_bytes) : nil)
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {

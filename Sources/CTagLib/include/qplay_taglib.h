@@ -24,6 +24,14 @@ typedef struct qp_tag_info {
     int channels;
     int has_track_gain, has_track_peak, has_album_gain, has_album_peak;
     double track_gain, track_peak, album_gain, album_peak;
+    // MPEG files with a Xing/Info + LAME header: the exact number of samples per channel
+    // after removing the encoder delay and padding (0 when the header is missing).
+    long long gapless_samples;
+    // Bytes of MPEG audio the Xing/Info header promises, and the bytes the file holds
+    // from the first frame to its end (0 when unknown). Fewer present than promised
+    // means the file was cut short.
+    long long promised_audio_bytes;
+    long long present_audio_bytes;
 } qp_tag_info;
 
 typedef enum qp_tag_status {

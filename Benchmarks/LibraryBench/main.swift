@@ -1,0 +1,120 @@
+// qplay-bench: measures the library in-process, for scripts/bench-lib/library.
+//
+//   qplay-bench scan MUSIC_DIR DATABASE       full scan, then a no-change rescan
+//   qplay-bench query DATABASE WORD...        open the index, title-contains latency
+//
+// Each prints one JSON object on stdout. Run it from a release build.
+import Foundation
+import QPlayLibrary
+
+
+func residentMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
+        return kilobytes / 1024
+    }
+    return 0
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+func printJSON(_ object: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+func scan(music: String, database: String) async throws {
+    let index = try LibraryIndex(databasePath: .init(database))
+    let scanner = LibraryScanner(
+        musicDirectory: .init(music), index: index, extensions: ["mp3", "mp2", "mp1"])
+    let clock = ContinuousClock()
+    var start = clock.now
+    let full = try await scanner.scan()
+    let fullSeconds = seconds(clock.now - start)
+    let rssAfterScan = residentMegabytes()
+    start = clock.now
+    let again = try await scanner.scan()
+    let rescanSeconds = seconds(clock.now - start)
+    try index.checkpoint()
+    let statistics = try index.statistics()
+    printJSON([
+        "full_seconds": fullSeconds, "added": full.added, "skipped": full.skipped,
+        "problems": full.problems.count, "files_per_second": Double(full.added + full.skipped) / fullSeconds,
+        "rescan_seconds": rescanSeconds, "rescan_changes": again.added + again.updated + again.removed,
+        "tracks": statistics.tracks, "index_bytes": index.sizeOnDisk(), "rss_after_scan_mb": rssAfterScan,
+    ])
+}
+
+func query(database: String, words: [String]) throws {
+    let before = residentMegabytes()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let index = try LibraryIndex(databasePath: .init(database))
+    let openSeconds = seconds(clock.now - start)
+    var results: [[String: Any]] = []
+    for word in words {
+        let query = Query.titleContains(word)
+        var count = 0
+        for _ in 0..<3 { count = try index.search(query).count }  // warm the page cache
+        var countSamples: [Double] = []
+        for _ in 0..<50 {
+            let t0 = clock.now
+            _ = try index.count(query)
+            countSamples.append(seconds(clock.now - t0) * 1000)
+        }
+        countSamples.sort()
+        var samples: [Double] = []
+        let budget = clock.now.advanced(by: .seconds(4))
+        while samples.count < 300 && (samples.count < 20 || clock.now < budget) {
+            let t0 = clock.now
+            count = try index.search(query).count
+            samples.append(seconds(clock.now - t0) * 1000)
+        }
+        samples.sort()
+        results.append([
+            "word": word, "count": count, "runs": samples.count,
+            "p50_ms": percentile(samples, 50), "p99_ms": percentile(samples, 99),
+            "count_only_p50_ms": percentile(countSamples, 50),
+            "rss_after_mb": residentMegabytes(),
+        ])
+    }
+    // Resident memory once the index is open and every query ran (result collections
+    // freed): what keeping the index open costs a process.
+    let after = residentMegabytes()
+    printJSON([
+        "open_seconds": openSeconds, "rss_before_mb": before, "rss_after_mb": after,
+        "rss_added_mb": after - before, "queries": results,
+    ])
+}
+
+/// Where a no-change rescan spends its time: the walk alone.
+func walk(music: String) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    _ = MusicFileWalker(extensions: ["mp3", "mp2", "mp1"]).walk(.init(music)) { _ in count += 1 }
+    printJSON(["walk_seconds": seconds(clock.now - start), "files": count])
+}
+
+let arguments = CommandLine.arguments
+switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
+case ("scan", 4):
+    try await scan(music: arguments[2], database: arguments[3])
+case ("walk", 3):
+    walk(music: arguments[2])
+case ("query", 4...):
+    try query(database: arguments[2], words: Array(arguments[3...]))
+default:
+    FileHandle.standardError.write(
+        Data("usage: qplay-bench scan MUSIC_DIR DATABASE | qplay-bench query DATABASE WORD...\n".utf8))
+    exit(2)
+}

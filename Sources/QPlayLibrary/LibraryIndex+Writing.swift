@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// What the index knows of a file, enough to tell whether it changed.
+struct KnownFile: Sendable {
+    var id: TrackID
+    var size: Int64
+    var modificationTime: Int64
+}
+
+/// One parsed file ready to be written.
+struct IndexedFile: Sendable {
+    var track: Track
+    var pathBytes: [UInt8]
+}
+
+extension LibraryIndex {
+    /// Every indexed file by its relative path bytes.
+    func knownFiles() throws -> [Data: KnownFile] {
+        try pool.read { db in
+            var known: [Data: KnownFile] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT path, id, file_size, mtime FROM track")
+            while let row = try cursor.next() {
+                known[row[0]] = KnownFile(id: row[1], size: row[2], modificationTime: row[3])
+            }
+            return known
+        }
+    }
+
+    /// Writes one batch in one transaction: inserts or updates `files` (ids kept for
+    /// known paths), deletes `removals`, and stores `lastScan` when given.
+    func write(_ files: [IndexedFile], removing removals: [TrackID] = [], lastScan: ScanSummary? = nil)
+        throws
+    {
+        try pool.write { db in
+            let upsert = try db.cachedStatement(sql: TrackRow.upsert)
+            for file in files {
+                try upsert.execute(arguments: TrackRow.upsertArguments(file.track, pathBytes: file.pathBytes))
+            }
+            if !removals.isEmpty {
+                let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE id = ?")
+                for id in removals { try delete.execute(arguments: [id]) }
+            }
+            if let lastScan {
+                let record = LastScanRecord(summary: lastScan, finished: Date().timeIntervalSince1970)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO library_info (key, value) VALUES ('last_scan', ?)",
+                    arguments: [try JSONEncoder().encode(record)])
+            }
+        }
+    }
+
+    /// Claims the index for one scan; false when another scan holds it.
+    func beginScan() -> Bool {
+        scanning.withLock { busy in
+            if busy { return false }
+            busy = true
+            return true
+        }
+    }
+
+    func endScan() {
+        scanning.withLock { $0 = false }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import Synchronization
+import SystemPackage
+
+/// The library index: a SQLite database (GRDB `DatabasePool`, WAL) of every track the
+/// scanner found. Readers never wait for a scan: queries see the last committed state
+/// while the scanner writes in batched transactions.
+public final class LibraryIndex: Sendable {
+    let pool: DatabasePool
+    public let databasePath: FilePath
+    /// Set while a scan writes, so two scans never interleave their batches.
+    let scanning = Mutex(false)
+
+    /// Opens the index at `databasePath`, creating it (and migrating it to the current
+    /// schema) when needed. Opening an existing index does no scan and reads no tracks.
+    public init(databasePath: FilePath) throws {
+        self.databasePath = databasePath
+        var configuration = Configuration()
+        configuration.label = "qplay.library"
+        // Readers: queries from several clients at once; each keeps its own page cache.
+        configuration.maximumReaderCount = 4
+        configuration.prepareDatabase { db in
+            // WAL + NORMAL survives a crash (the last transactions may be lost, never the
+            // database) and spares an fsync per batch.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: databasePath.string, configuration: configuration)
+        try LibrarySchema.migrator.migrate(pool)
+    }
+
+    // MARK: Queries
+
+    /// The tracks matching every predicate of `query`, in SPEC §2 order.
+    public func search(_ query: Query, limit: Int? = nil) throws -> ItemCollection {
+        let statement = SearchSQL(query, limit: limit)
+        let tracks = try pool.read { db in
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+            var tracks: [Track] = []
+            while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
+            return tracks
+        }
+        return ItemCollection(tracks)
+    }
+
+    /// How many tracks match `query`, without reading them.
+    public func count(_ query: Query) throws -> Int {
+        let statement = SearchSQL(query, limit: nil)
+        let sql = "SELECT count(*) FROM (\(statement.sql))"
+        return try pool.read { db in
+            try Int.fetchOne(db, sql: sql, arguments: statement.arguments) ?? 0
+        }
+    }
+
+    /// The tracks with these ids, in the order given (repeats kept); unknown ids left out.
+    public func tracks(ids: [TrackID]) throws -> [Track] {
+        let found = try fetch(keys: Array(Set(ids)), column: "id")
+        var byID: [TrackID: Track] = [:]
+        for track in found { byID[track.id] = track }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The tracks at these paths (relative to the music directory, byte-exact), in the
+    /// order given; unknown paths left out.
+    public func tracks(paths: [FilePath]) throws -> [Track] {
+        let keys = paths.map { Data(PathBytes.bytes($0)) }
+        let found = try fetch(keys: Array(Set(keys)), column: "path")
+        var byPath: [Data: Track] = [:]
+        for track in found { byPath[Data(PathBytes.bytes(track.path))] = track }
+        return keys.compactMap { byPath[$0] }
+    }
+
+    public func track(id: TrackID) throws -> Track? {
+        try tracks(ids: [id]).first
+    }
+
+    public func statistics() throws -> LibraryStatistics {
+        try pool.read { db in
+            let totals = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*), count(DISTINCT nullif(f_artist, '')), total(duration)
+                    FROM track
+                    """)!
+            let albums =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM (SELECT DISTINCT sort_artist, f_album FROM track
+                        WHERE f_album <> '')
+                        """) ?? 0
+            var statistics = LibraryStatistics(
+                tracks: totals[0], artists: totals[1], albums: albums, totalDuration: totals[2])
+            if let data = try Data.fetchOne(
+                db, sql: "SELECT value FROM library_info WHERE key = 'last_scan'")
+            {
+                let record = try? JSONDecoder().decode(LastScanRecord.self, from: data)
+                statistics.lastScan = record?.summary
+                statistics.lastScanDate = record?.finished
+            }
+            return statistics
+        }
+    }
+
+    /// Bytes the database files take on disk (main file and write-ahead log).
+    public func sizeOnDisk() -> Int64 {
+        ["", "-wal", "-shm"].reduce(Int64(0)) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: databasePath.string + suffix)
+            return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+
+    /// Moves everything in the write-ahead log into the database file.
+    public func checkpoint() throws {
+        try pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+        }
+    }
+
+    private func fetch(keys: [some DatabaseValueConvertible], column: String) throws -> [Track] {
+        guard !keys.isEmpty else { return [] }
+        return try pool.read { db in
+            var tracks: [Track] = []
+            // SQLite limits the number of bound variables per statement.
+            for start in stride(from: 0, to: keys.count, by: 500) {
+                let chunk = keys[start..<min(start + 500, keys.count)]
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT \(TrackRow.selection) FROM track WHERE \(column) IN (\(marks))",
+                    arguments: StatementArguments(Array(chunk)))
+                while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
+            }
+            return tracks
+        }
+    }
+}
+
+/// The last scan's summary as stored in `library_info`.
+struct LastScanRecord: Codable {
+    var summary: ScanSummary
+    var finished: Double
+}

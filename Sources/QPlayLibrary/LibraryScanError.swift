@@ -1,0 +1,27 @@
+import SystemPackage
+
+/// Why a scan did not run. None of these changes the index.
+public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
+    /// The music directory cannot be looked at (not there, not a directory, no access).
+    case musicDirectoryUnavailable(FilePath, reason: String)
+    /// The music directory holds nothing at all, as when a disk is not mounted: the
+    /// scan refuses to purge the index.
+    case musicDirectoryEmpty(FilePath)
+    /// The subpath to scan is absolute or climbs out of the music directory.
+    case subpathOutsideMusicDirectory(FilePath)
+    /// Another scan of the same index is running.
+    case scanInProgress
+
+    public var description: String {
+        switch self {
+        case .musicDirectoryUnavailable(let path, let reason):
+            return "music directory \(path) is unavailable (\(reason)); the index was left as it was"
+        case .musicDirectoryEmpty(let path):
+            return "music directory \(path) is empty (is the disk mounted?); the index was left as it was"
+        case .subpathOutsideMusicDirectory(let path):
+            return "\(path) is not a path inside the music directory"
+        case .scanInProgress:
+            return "a scan is already running"
+        }
+    }
+}
