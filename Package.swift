@@ -49,7 +49,10 @@ let package = Package(
         // Engine: the pure queue and player state machine (no I/O, injectable clock)
         .target(
             name: "QPlayEngine",
-            dependencies: ["QPlayLibrary"]),
+            dependencies: [
+                "QPlayLibrary",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Protocol v1: wire types and JSON Lines codec, shared by daemon and CLI.
         // Kept free of NIO, GRDB and full Foundation so the CLI starts fast.
         .target(
@@ -98,7 +101,10 @@ let package = Package(
             dependencies: ["QPlayLibrary", "QPlayTestSupport"]),
         .testTarget(
             name: "QPlayEngineTests",
-            dependencies: ["QPlayEngine"]),
+            dependencies: [
+                "QPlayEngine", "QPlayLibrary",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .testTarget(
             name: "QPlayProtocolTests",
             dependencies: ["QPlayProtocol"]),
