@@ -105,7 +105,8 @@ private struct ValueReader {
     }
 
     func wrongType(_ expected: String) -> ConfigurationError {
-        failure("expected \(expected), found \(value.type) \(value.debugDescription)")
+        let found = value.string.map { "\"\($0)\"" } ?? value.debugDescription
+        return failure("expected \(expected), found \(value.type) \(found)")
     }
 
     func string() throws(ConfigurationError) -> String {

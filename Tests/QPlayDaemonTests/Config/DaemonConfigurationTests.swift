@@ -197,7 +197,7 @@ private struct Sandbox {
 
     @Test(arguments: [
         ("tap_threshold_ms = \"300\"", "tap_threshold_ms", "expected an integer"),
-        ("scan_rate = \"fast\"", "scan_rate", "expected a number"),
+        ("scan_rate = \"fast\"", "scan_rate", "expected a number, found string \"fast\""),
         ("scan_on_start = 1", "scan_on_start", "expected true or false"),
         ("music_directory = 3", "music_directory", "expected a string"),
         ("raw_channels = 0", "raw_channels", "out of range 1...8"),
