@@ -1,42 +1,65 @@
 import ArgumentParser
 import Logging
-import QPlayAudio
-import QPlayLibrary
-import SystemPackage
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import QPlayDaemon
 
 @main
-struct QPlayd: ParsableCommand {
+struct QPlayd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qplayd",
-        abstract: "The qplay music daemon.",
+        abstract: "The qplay music daemon: library index, play queue and audio device.",
         discussion: """
-            This early version plays every MP3 below the music directory once, in path \
-            order, through the output, and logs each track's tags.
+            Runs in the foreground and logs to stderr; SIGINT or SIGTERM saves the state and \
+            exits. Flags override the config file ($XDG_CONFIG_HOME/qplay/config.toml).
+
+            Config file keys (TOML, top level):
+            \(ConfigurationKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
             """)
 
-    @Option(name: .long, help: "The music directory.")
-    var music: String = "Samples"
+    @Option(name: .long, help: "The music directory (default: XDG music dir, else ~/Music).")
+    var music: String?
 
-    @Option(name: .long, help: "alsa, alsa:DEVICE, null, file:PATH or pipe:PATH.")
-    var output: String = "alsa"
+    @Option(name: .long, help: "The socket path (default: $XDG_RUNTIME_DIR/qplay/qplay.sock; QPLAY_SOCKET overrides).")
+    var socket: String?
 
-    func run() throws {
-        signal(SIGPIPE, SIG_IGN)
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let log = Logger(label: "qplayd")
-        let spec: OutputSpec
+    @Option(name: .customLong("data-dir"), help: "Where the library index and state live (default: $XDG_DATA_HOME/qplay).")
+    var dataDir: String?
+
+    @Option(name: .long, help: "alsa, alsa:DEVICE, null, file:PATH or pipe:PATH (default: alsa).")
+    var output: String?
+
+    @Option(name: .long, help: "The config file to read instead of the default one.")
+    var config: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String?
+
+    func run() async throws {
+        var overrides = DaemonConfiguration.Overrides()
+        overrides.musicDirectory = music
+        overrides.socket = socket
+        overrides.dataDirectory = dataDir
+        overrides.output = output
+        overrides.configFile = config
+        if let logLevel {
+            guard let level = Logger.Level(rawValue: logLevel) else {
+                throw ValidationError("unknown log level '\(logLevel)'")
+            }
+            overrides.logLevel = level
+        }
+        let configuration: DaemonConfiguration
         do {
-            spec = try OutputSpec(parsing: output)
+            configuration = try DaemonConfiguration.load(overrides: overrides)
         } catch {
-            throw ValidationError(error.description)
+            FileHandleOutput.standardError("qplayd: \(error)")
+            throw ExitCode(DaemonExitStatus.configuration)
         }
-        let player = FolderPlayback(decoders: MPG123DecoderFactory(), output: spec.makeOutput(), log: log)
-        if !player.play(directory: FilePath(music)) {
-            throw ExitCode.failure
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
         }
+        let status = await Daemon.run(configuration, log: Logger(label: "qplayd"))
+        throw ExitCode(status)
     }
 }

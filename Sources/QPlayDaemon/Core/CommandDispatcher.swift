@@ -1,0 +1,193 @@
+import QPlayEngine
+import QPlayLibrary
+import QPlayProtocol
+import SystemPackage
+
+/// Answers protocol requests: library questions straight from the index, player
+/// commands through the PlayerService, scans through the LibraryService. The socket
+/// server answers `subscribe` itself.
+struct CommandDispatcher: RequestHandler {
+    let player: PlayerService
+    let library: LibraryService
+    let startedAt: ContinuousClock.Instant
+
+    func handle(_ request: Request, connection: ConnectionID) async -> Response {
+        do {
+            return try await respond(to: request.command, connection: connection)
+        } catch let error as EngineError {
+            return .failure(ProtocolError(error))
+        } catch let error as ProtocolError {
+            return .failure(error)
+        } catch let error as LibraryScanError {
+            return .failure(.unavailable(error.description))
+        } catch {
+            return .failure(.internalError("\(error)"))
+        }
+    }
+
+    func connectionClosed(_ connection: ConnectionID) async {
+        await player.connectionClosed(connection)
+    }
+
+    private func respond(to command: Command, connection: ConnectionID) async throws -> Response {
+        let index = library.index
+        switch command {
+        case .ping, .subscribe:
+            return .empty
+        case .status:
+            return .success(await player.status())
+        case .stats:
+            let stats = try index.statistics()
+            return .success(
+                Stats(
+                    tracks: stats.tracks, artists: stats.artists, albums: stats.albums,
+                    lastScan: stats.lastScan.map(ScanTotals.init), uptime: seconds(since: startedAt)))
+        case .search(let predicates, let limit):
+            let query = Query(predicates.map(QPlayLibrary.Predicate.init))
+            let tracks = try index.search(query, limit: limit)
+            return .success(SearchResult(tracks: tracks.map(QPlayProtocol.Track.init)))
+        case .add(let source):
+            let tracks = try resolve(source)
+            let (added, started) = try await player.perform { engine, now, position throws(EngineError) in
+                let result = try engine.add(tracks, now: now, position: position)
+                return ((result.added, result.started), result.output)
+            }
+            return .success(AddResult(added: added, started: started))
+        case .queue:
+            return .success(await player.queue())
+        case .remove(let reference):
+            try await player.perform { engine, now, position throws(EngineError) in
+                switch reference {
+                case .entry(let id): try engine.remove(entry: id, now: now, position: position)
+                case .index(let index): try engine.remove(index: index, now: now, position: position)
+                }
+            }
+            return .empty
+        case .jump(let reference):
+            try await player.perform { engine, now, position throws(EngineError) in
+                switch reference {
+                case .entry(let id): try engine.jump(entry: id, now: now, position: position)
+                case .index(let index): try engine.jump(index: index, now: now, position: position)
+                }
+            }
+            return .success(await player.status())
+        case .move(let from, let to):
+            try await player.perform { engine, now, position throws(EngineError) in
+                try engine.move(from: from, to: to, now: now, position: position)
+            }
+            return .empty
+        case .clear:
+            try await player.perform { engine, now, position in engine.clear(now: now, position: position) }
+            return .empty
+        case .play, .pause, .toggle, .stop, .next, .previous:
+            try await player.perform { engine, now, position in
+                switch command {
+                case .play: engine.play(now: now, position: position)
+                case .pause: engine.pause(now: now, position: position)
+                case .toggle: engine.toggle(now: now, position: position)
+                case .stop: engine.stop(now: now, position: position)
+                case .next: engine.next(now: now, position: position)
+                default: engine.previous(now: now, position: position)
+                }
+            }
+            return .success(await player.status())
+        case .press(let button):
+            await player.press(QPlayEngine.Button(button), connection: connection)
+            return .empty
+        case .release(let button):
+            let (action, held) = try await player.release(QPlayEngine.Button(button))
+            return .success(ReleaseResult(action: QPlayProtocol.ButtonAction(action), heldMilliseconds: held))
+        case .seek(let target):
+            try await player.perform { engine, now, position throws(EngineError) in
+                switch target {
+                case .position(let seconds): try engine.seek(to: seconds, now: now, position: position)
+                case .delta(let seconds): try engine.seek(by: seconds, now: now, position: position)
+                }
+            }
+            return .success(await player.status())
+        case .volume(let change):
+            try await player.perform { engine, now, position in
+                switch change {
+                case .set(let level): engine.setVolume(level, now: now, position: position)
+                case .delta(let delta): engine.changeVolume(by: delta, now: now, position: position)
+                }
+            }
+            return .success(await player.status())
+        case .mode(let repeatMode, let shuffle):
+            try await player.perform { engine, now, position in
+                var output = EngineOutput()
+                if let repeatMode {
+                    let step = engine.setRepeat(QPlayEngine.RepeatMode(repeatMode), now: now, position: position)
+                    output.audio += step.audio
+                    output.events += step.events.filter { !output.events.contains($0) }
+                }
+                if let shuffle {
+                    let step = engine.setShuffle(shuffle, now: now, position: position)
+                    output.audio += step.audio
+                    output.events += step.events.filter { !output.events.contains($0) }
+                }
+                return output
+            }
+            return .success(await player.status())
+        case .update(let path, let wait):
+            let subpath = try path.map(relativePath)
+            let scan = await library.startScan(subpath: subpath)
+            guard wait else { return .success(UpdateStarted()) }
+            return .success(ScanTotals(try await scan.value))
+        }
+    }
+
+    /// The tracks an `add` names; an empty result is `no_match`, an unknown id or path
+    /// `not_found`, and nothing is added then.
+    private func resolve(_ source: AddSource) throws -> [QPlayLibrary.Track] {
+        let index = library.index
+        switch source {
+        case .query(let predicates):
+            let tracks = try index.search(Query(predicates.map(QPlayLibrary.Predicate.init)))
+            guard !tracks.isEmpty else { throw ProtocolError.noMatch("no track matches \(describe(predicates))") }
+            return Array(tracks)
+        case .ids(let ids):
+            let tracks = try index.tracks(ids: ids)
+            let found = Set(tracks.map(\.id))
+            if let missing = ids.first(where: { !found.contains($0) }) {
+                throw ProtocolError.notFound("no track with id \(missing)")
+            }
+            return tracks
+        case .paths(let paths):
+            let relative = try paths.map(relativePath)
+            let tracks = try index.tracks(paths: relative)
+            let found = Set(tracks.map(\.path))
+            if let missing = relative.first(where: { !found.contains($0) }) {
+                throw ProtocolError.notFound("no track at \(missing) in the library")
+            }
+            return tracks
+        }
+    }
+
+    /// A path as the library stores it: relative to the music directory. Absolute paths
+    /// inside the music directory are accepted too, as a shell completes them.
+    private func relativePath(_ text: String) throws(ProtocolError) -> FilePath {
+        var path = FilePath(text).lexicallyNormalized()
+        if path.isAbsolute {
+            let root = library.musicDirectory.lexicallyNormalized()
+            guard path.starts(with: root) else {
+                throw .badRequest("\(text) is not inside the music directory \(root)")
+            }
+            path = FilePath(root: nil, path.components.dropFirst(root.components.count))
+        }
+        guard !path.components.contains(where: { $0.kind == .parentDirectory }) else {
+            throw .badRequest("\(text) leaves the music directory")
+        }
+        return path
+    }
+
+    private func describe(_ predicates: [QPlayProtocol.Predicate]) -> String {
+        predicates.map { "\($0.property.rawValue) \($0.comparison.rawValue) \"\($0.value)\"" }
+            .joined(separator: " and ")
+    }
+
+    private func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - instant
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

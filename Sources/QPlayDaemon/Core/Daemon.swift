@@ -1,0 +1,114 @@
+import Logging
+import QPlayAudio
+import QPlayEngine
+import QPlayLibrary
+import QPlayProtocol
+import SystemPackage
+
+/// qplayd from start to exit: prepares folders, takes the single-instance lock, opens
+/// the library index and the saved state, starts the audio thread and the socket
+/// server, scans in the background, and on SIGINT/SIGTERM saves, closes the device,
+/// removes the socket and returns the exit status.
+public enum Daemon {
+    public static func run(_ configuration: DaemonConfiguration, log: Logger) async -> Int32 {
+        let startedAt = ContinuousClock.now
+        SignalHandling.ignoreSIGPIPE()
+        do {
+            try DaemonDirectories.prepare(for: configuration)
+        } catch {
+            log.critical("\(error)")
+            return DaemonExitStatus.configuration
+        }
+        let lock: SingleInstanceLock
+        do {
+            lock = try SingleInstanceLock.acquire(
+                socketPath: configuration.socketPath, lockPath: configuration.lockFilePath)
+        } catch {
+            log.critical("\(error)")
+            return DaemonExitStatus.configuration
+        }
+        if lock.removedStaleSocket {
+            log.notice("replaced a stale socket left by an earlier qplayd at \(configuration.socketPath)")
+        }
+
+        let index: LibraryIndex
+        let store: StateStore<EnginePersistentState>
+        do {
+            index = try LibraryIndex(databasePath: configuration.libraryDatabasePath)
+            store = try StateStore<EnginePersistentState>(path: configuration.stateDatabasePath) { error in
+                log.error("state database: \(error)")
+            }
+        } catch {
+            log.critical("\(error)")
+            lock.release()
+            return DaemonExitStatus.failure
+        }
+        if let aside = store.movedAsideCorruptFile {
+            log.error("the state database was damaged; moved it to \(aside) and started afresh")
+        }
+        var saved: SavedPlayerState<EnginePersistentState>?
+        do {
+            saved = try store.load()
+        } catch {
+            log.error("could not restore the saved player state (\(error)); starting with an empty queue")
+        }
+
+        let events = EventPublisher()
+        let decoders = MPG123DecoderFactory()
+        let output = configuration.output
+        let rawFormat = configuration.rawOutputFormat
+        let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)
+        let engine = PlayerEngine(
+            configuration: EngineConfiguration(
+                tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,
+                maxHold: configuration.maxHold, restartAfter: configuration.restartAfter),
+            restoring: saved?.state)
+        let player = PlayerService(
+            engine: engine, audio: audio, musicDirectory: configuration.musicDirectory, store: store,
+            events: events, log: log)
+        let library = LibraryService(
+            index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
+            events: events, log: log)
+        let server = SocketServer(
+            configuration: .init(socketPath: configuration.socketPath.string),
+            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
+            logger: log)
+        events.attach(server)
+
+        // Listen for signals before anything can take a while.
+        let (stopRequests, stopContinuation) = AsyncStream.makeStream(of: Int32.self)
+        let signals = SignalHandling { signal in stopContinuation.yield(signal) }
+
+        let restoredPosition = saved.map { saved in
+            saved.position.flatMap { position in
+                position.entry == engine.queue.current ? position.seconds : nil
+            } ?? saved.state.position
+        } ?? 0
+        await player.start(restoredPosition: restoredPosition)
+        do {
+            try await server.start()
+        } catch {
+            log.critical("\(error)")
+            await player.shutdown()
+            lock.release()
+            return DaemonExitStatus.configuration
+        }
+        log.info(
+            "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
+        if configuration.scanOnStart {
+            _ = await library.startScan(subpath: nil)
+        }
+
+        var stopSignal: Int32 = 0
+        for await signal in stopRequests {
+            stopSignal = signal
+            break
+        }
+        log.info("signal \(stopSignal): saving state and shutting down")
+        await server.shutdown()
+        await player.shutdown()
+        signals.cancel()
+        lock.release(removingSocket: true)
+        return DaemonExitStatus.success
+    }
+}

@@ -1,0 +1,76 @@
+import Logging
+import QPlayLibrary
+import QPlayProtocol
+import Synchronization
+import SystemPackage
+
+/// Runs library scans in the background, one at a time, reporting progress as `scan`
+/// events. Queries do not come through here: the index answers them from any thread
+/// while a scan commits in batches.
+actor LibraryService {
+    nonisolated let index: LibraryIndex
+    nonisolated let musicDirectory: FilePath
+    private let scanner: LibraryScanner
+    private let events: EventPublisher
+    private let log: Logger
+    /// The scan running or queued last; a new update waits for it before it starts.
+    private var latest: Task<ScanSummary, any Error>?
+
+    init(index: LibraryIndex, musicDirectory: FilePath, extensions: Set<String>, events: EventPublisher, log: Logger) {
+        self.index = index
+        self.musicDirectory = musicDirectory
+        scanner = LibraryScanner(musicDirectory: musicDirectory, index: index, extensions: extensions)
+        self.events = events
+        self.log = log
+    }
+
+    /// Starts a scan of the whole directory or of `subpath` (relative to it) after any
+    /// scan already under way, and returns it.
+    func startScan(subpath: FilePath?) -> Task<ScanSummary, any Error> {
+        let previous = latest
+        let scanner = self.scanner
+        let events = self.events
+        let log = self.log
+        let throttle = ProgressThrottle()
+        let task = Task<ScanSummary, any Error> {
+            _ = try? await previous?.value
+            log.info("scanning \(subpath.map { scanner.musicDirectory.pushing($0) } ?? scanner.musicDirectory)")
+            do {
+                let summary = try await scanner.scan(subpath: subpath) { progress in
+                    if throttle.shouldReport(progress) {
+                        events.publish(
+                            .scan(ScanProgressUpdate(
+                                seen: progress.seen, total: progress.total, rate: progress.rate, done: progress.done)))
+                    }
+                }
+                for problem in summary.problems {
+                    log.warning("\(problem.skipped ? "skipped" : "indexed with a problem") \(problem.path): \(problem.reason)")
+                }
+                log.info(
+                    "scan done in \((summary.seconds * 100).rounded() / 100) s: \(summary.added) added, \(summary.updated) updated, \(summary.removed) removed, \(summary.skipped) skipped")
+                return summary
+            } catch {
+                log.error("scan failed: \(error)")
+                events.publish(.scan(ScanProgressUpdate(seen: 0, total: nil, rate: 0, done: true)))
+                throw error
+            }
+        }
+        latest = task
+        return task
+    }
+}
+
+/// At most a few progress events a second: status bars redraw on each one.
+private final class ProgressThrottle: Sendable {
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    func shouldReport(_ progress: ScanProgress) -> Bool {
+        if progress.done { return true }
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            if let previous = last, now - previous < .milliseconds(200) { return false }
+            last = now
+            return true
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Logging
+import QPlayAudio
+import QPlayEngine
+import QPlayLibrary
+import QPlayProtocol
+import SystemPackage
+
+/// The edge between the pure engine and the world: it feeds the engine commands with
+/// the time and the position the audio thread reports, carries out the audio commands
+/// the engine returns, arms the engine's deadline (tap/hold), turns engine events into
+/// protocol events and saves the state after every change. Nothing here blocks the
+/// audio thread: every AudioPlayer call only queues a command.
+actor PlayerService {
+    private var engine: PlayerEngine
+    private let audio: AudioPlayer
+    private let musicDirectory: FilePath
+    private let store: StateStore<EnginePersistentState>?
+    private let events: EventPublisher
+    private let log: Logger
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private var deadline: Task<Void, Never>?
+    private var background: [Task<Void, Never>] = []
+    /// The connection holding each button down, so a vanished client releases it.
+    private var pressedBy: [QPlayEngine.Button: ConnectionID] = [:]
+
+    init(
+        engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath,
+        store: StateStore<EnginePersistentState>?, events: EventPublisher, log: Logger
+    ) {
+        self.engine = engine
+        self.audio = audio
+        self.musicDirectory = musicDirectory
+        self.store = store
+        self.events = events
+        self.log = log
+        origin = clock.now
+    }
+
+    /// Hands the (restored) state to the audio thread and starts listening to it.
+    func start(restoredPosition: Double) {
+        apply(engine.attachAudio(position: restoredPosition))
+        let audio = self.audio
+        background.append(
+            Task { [weak self] in
+                for await event in audio.events {
+                    await self?.handle(event)
+                }
+            })
+        // The position moves without events; the store keeps at most one write a second.
+        background.append(
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    await self?.savePosition()
+                }
+            })
+    }
+
+    /// Saves everything, stops the audio thread (closing the device) and the timers.
+    func shutdown() {
+        deadline?.cancel()
+        for task in background { task.cancel() }
+        let position = self.position
+        store?.save(engine.persistentState(position: position), position: savedPosition(position))
+        audio.shutdown()
+        do {
+            try store?.close()
+        } catch {
+            log.error("could not save the player state: \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    private var now: Duration { clock.now - origin }
+
+    /// The current track's position as the audio thread reports it: frames handed to
+    /// the device minus what the device has not played yet.
+    private var position: Double { audio.snapshot.position }
+
+    func status() -> QPlayProtocol.Status {
+        QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
+    }
+
+    func queue() -> QPlayProtocol.Queue {
+        QPlayProtocol.Queue(engine.queue)
+    }
+
+    // MARK: Commands
+
+    /// Runs one engine command with the current time and position and carries out what
+    /// it returns.
+    func perform<Result: Sendable>(
+        _ command: @Sendable (inout PlayerEngine, Duration, Double) throws(EngineError) -> (Result, EngineOutput)
+    ) throws(EngineError) -> Result {
+        let (result, output) = try command(&engine, now, position)
+        apply(output)
+        return result
+    }
+
+    func perform(
+        _ command: @Sendable (inout PlayerEngine, Duration, Double) throws(EngineError) -> EngineOutput
+    ) throws(EngineError) {
+        let output = try command(&engine, now, position)
+        apply(output)
+    }
+
+    func press(_ button: QPlayEngine.Button, connection: ConnectionID) {
+        pressedBy[button] = connection
+        apply(engine.press(button, now: now, position: position))
+    }
+
+    func release(_ button: QPlayEngine.Button) throws(EngineError) -> (action: QPlayEngine.ButtonAction, heldMilliseconds: Int) {
+        pressedBy[button] = nil
+        let result = try engine.release(button, now: now, position: position)
+        apply(result.output)
+        return (result.action, result.heldMilliseconds)
+    }
+
+    /// A client that pressed a button and went away lets go of it, as a key would.
+    func connectionClosed(_ connection: ConnectionID) {
+        for (button, holder) in pressedBy where holder == connection {
+            _ = try? release(button)
+        }
+    }
+
+    // MARK: Carrying out
+
+    private func apply(_ output: EngineOutput) {
+        for command in output.audio {
+            send(command)
+        }
+        for event in output.events {
+            switch event {
+            case .player:
+                events.publish(.player(status()))
+            case .queue:
+                let queue = engine.queue
+                events.publish(.queue(QueueChange(length: queue.entries.count, modified: queue.modified)))
+            case .playbackFailed(let entry, let reason):
+                log.error("skipped \(entry.track.path): \(reason)")
+            }
+        }
+        if !output.audio.isEmpty || !output.events.isEmpty {
+            let position = self.position
+            store?.save(engine.persistentState(position: position), position: savedPosition(position))
+        }
+        armDeadline()
+    }
+
+    private func send(_ command: AudioCommand) {
+        switch command {
+        case .play(let request, let from, let paused):
+            audio.play(item(request), from: from, paused: paused)
+        case .setNext(let request):
+            audio.setNext(request.map(item))
+        case .pause: audio.pause()
+        case .resume: audio.resume()
+        case .stop: audio.stop()
+        case .seek(let seconds): audio.seek(to: seconds)
+        case .volume(let percent): audio.setVolume(percent)
+        case .scan(let rate): audio.startScan(rate: rate)
+        case .endScan: audio.endScan()
+        }
+    }
+
+    private func item(_ request: PlaybackRequest) -> PlaybackItem {
+        PlaybackItem(token: request.token, path: musicDirectory.pushing(request.entry.track.path))
+    }
+
+    /// Tap/hold: the engine says when it next needs the time (threshold, maximum hold).
+    private func armDeadline() {
+        deadline?.cancel()
+        deadline = nil
+        guard let due = engine.nextDeadline else { return }
+        let instant = origin + due
+        deadline = Task { [weak self] in
+            try? await Task.sleep(until: instant, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.tick()
+        }
+    }
+
+    private func tick() {
+        apply(engine.tick(now: now, position: position))
+    }
+
+    private func handle(_ event: AudioEvent) {
+        switch event {
+        case .started(let token):
+            apply(engine.audioStarted(token: token, now: now))
+        case .finished(let token):
+            apply(engine.audioFinished(token: token, now: now))
+        case .failed(let token, let reason):
+            apply(engine.audioFailed(token: token, reason: reason, now: now))
+        case .outputError(let message):
+            if let message {
+                log.error("output \(audio.snapshot.outputName): \(message) (retrying)")
+            } else {
+                log.info("output \(audio.snapshot.outputName) recovered")
+            }
+            events.publish(.player(status()))
+        }
+    }
+
+    private func savedPosition(_ position: Double) -> SavedPosition {
+        SavedPosition(entry: engine.queue.current, seconds: position)
+    }
+
+    private func savePosition() {
+        guard engine.status(position: 0).state == .playing else { return }
+        let position = self.position
+        store?.savePosition(entry: engine.queue.current, seconds: position)
+    }
+}

@@ -1,0 +1,134 @@
+import QPlayAudio
+import QPlayEngine
+import QPlayLibrary
+import QPlayProtocol
+
+// The protocol module knows nothing of the library and engine; these conversions are
+// the one place where their types become wire types.
+
+extension QPlayProtocol.Track {
+    init(_ track: QPlayLibrary.Track) {
+        self.init(
+            id: track.id, path: track.path.string, title: track.title, artist: track.artist,
+            album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
+            disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration)
+    }
+}
+
+extension QPlayProtocol.Status {
+    init(_ status: EngineStatus, output: AudioSnapshot) {
+        let hasTrack = status.entry != nil
+        self.init(
+            state: PlayerState(status.state),
+            track: status.track.map(QPlayProtocol.Track.init),
+            entry: status.entry?.id,
+            index: status.index,
+            position: hasTrack ? status.position : nil,
+            duration: status.duration,
+            queueLength: status.queueLength,
+            queueModified: status.queueModified,
+            volume: status.volume,
+            repeat: QPlayProtocol.RepeatMode(status.repeatMode),
+            shuffle: status.shuffle,
+            seeking: Seeking(status.seeking),
+            output: OutputStatus(name: output.outputName, error: output.outputError))
+    }
+}
+
+extension QPlayProtocol.Queue {
+    init(_ queue: QueueSnapshot) {
+        self.init(
+            entries: queue.entries.enumerated().map { index, entry in
+                Entry(entry: entry.id, index: index, track: QPlayProtocol.Track(entry.track))
+            },
+            current: queue.current, modified: queue.modified)
+    }
+}
+
+extension PlayerState {
+    init(_ state: PlaybackState) {
+        switch state {
+        case .playing: self = .playing
+        case .paused: self = .paused
+        case .stopped: self = .stopped
+        }
+    }
+}
+
+extension QPlayProtocol.RepeatMode {
+    init(_ mode: QPlayEngine.RepeatMode) {
+        switch mode {
+        case .off: self = .off
+        case .one: self = .one
+        case .all: self = .all
+        }
+    }
+}
+
+extension QPlayEngine.RepeatMode {
+    init(_ mode: QPlayProtocol.RepeatMode) {
+        switch mode {
+        case .off: self = .off
+        case .one: self = .one
+        case .all: self = .all
+        }
+    }
+}
+
+extension Seeking {
+    init(_ direction: ScanDirection) {
+        switch direction {
+        case .none: self = .none
+        case .forward: self = .forward
+        case .backward: self = .backward
+        }
+    }
+}
+
+extension QPlayEngine.Button {
+    init(_ button: QPlayProtocol.Button) {
+        switch button {
+        case .next: self = .next
+        case .previous: self = .previous
+        }
+    }
+}
+
+extension QPlayProtocol.ButtonAction {
+    init(_ action: QPlayEngine.ButtonAction) {
+        switch action {
+        case .skip: self = .skip
+        case .restart: self = .restart
+        case .previous: self = .previous
+        case .seek: self = .seek
+        }
+    }
+}
+
+extension QPlayLibrary.Predicate {
+    init(_ predicate: QPlayProtocol.Predicate) {
+        // Both modules spell the properties and comparisons the same (SPEC §6).
+        self.init(
+            property: QPlayLibrary.SearchProperty(rawValue: predicate.property.rawValue) ?? .title,
+            comparison: QPlayLibrary.Comparison(rawValue: predicate.comparison.rawValue) ?? .contains,
+            value: predicate.value)
+    }
+}
+
+extension ProtocolError {
+    init(_ error: EngineError) {
+        switch error {
+        case .noMatch: self = .noMatch("no track matches")
+        case .notFound(let what): self = .notFound(what)
+        case .badRequest(let why): self = .badRequest(why)
+        }
+    }
+}
+
+extension ScanTotals {
+    init(_ summary: ScanSummary) {
+        self.init(
+            added: summary.added, updated: summary.updated, removed: summary.removed,
+            skipped: summary.skipped, seconds: summary.seconds)
+    }
+}
