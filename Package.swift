@@ -83,6 +83,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        .executableTarget(name: "qplay-bench-engine", dependencies: ["QPlayAudio"], path: "Benchmarks/EngineBench"),
         // Tests
         .target(
             name: "QPlayTestSupport",
