@@ -475,15 +475,26 @@ final class PlaybackLoop {
             case .paused: .paused
             case .playing, .draining: current == nil ? .idle : .playing
             }
+        // Between writes (up to `writeBatch` apart) a running output keeps playing: the
+        // position read from the snapshot moves on with the clock, up to the last frame
+        // handed out. Not while scanning, where the position jumps.
+        var running: PlaybackChannel.RunningPosition?
         if let current {
+            let rate = Double(current.format.sampleRate)
             let delay = openFormat == nil ? 0 : (output?.delayFrames ?? 0)
-            let frame = handed.heardFrame(of: current.token, delay: delay) ?? current.writtenFrame
-            snapshot.position = Double(frame) / Double(current.format.sampleRate)
+            if let heard = handed.heardFrame(of: current.token, delay: delay) {
+                snapshot.position = Double(heard.frame) / rate
+                if heard.hearing && mode == .playing && scan == nil {
+                    running = .init(since: .now, limit: Double(current.writtenFrame) / rate)
+                }
+            } else {
+                snapshot.position = Double(current.writtenFrame) / rate
+            }
         }
         snapshot.scanning = scan != nil
         snapshot.outputName = outputName
         snapshot.outputError = outputProblem.message
         snapshot.underruns = output?.underruns ?? 0
-        channel.publish(snapshot)
+        channel.publish(snapshot, running: running)
     }
 }

@@ -76,6 +76,9 @@ import Testing
             #expect(harness.player.snapshot.position == pausedAt, "a paused position stands still")
             #expect(pausedAt >= mark && pausedAt < Double(morning.seconds))
             harness.player.resume()
+            // The next round must see this resume done, or its pause could be merged
+            // with it (the position would then move by a frame or so, legitimately).
+            try await waitUntil("playing") { harness.player.snapshot.state == .playing }
         }
         try await harness.waitFor(.finished(token: 1))
         await harness.shutdown()
