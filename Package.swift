@@ -86,7 +86,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Benchmark drivers (scripts/bench), not shipped
         .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
+        .executableTarget(name: "qplay-bench-engine", dependencies: ["QPlayAudio"], path: "Benchmarks/EngineBench"),
 
         // Tests
         .target(

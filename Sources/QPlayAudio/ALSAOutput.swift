@@ -190,8 +190,11 @@ public final class ALSAOutput: AudioOutput {
         guard let pcm else { return }
         pacer?.drain()
         if snd_pcm_state(pcm) == SND_PCM_STATE_PAUSED { _ = snd_pcm_pause(pcm, 0) }
-        try check(snd_pcm_drain(pcm), "drain failed")
+        // A stream that ran dry at its end is in XRUN already: nothing left to play,
+        // and not an underrun. Either way the device is ready for the next write.
+        let result = snd_pcm_state(pcm) == SND_PCM_STATE_XRUN ? 0 : snd_pcm_drain(pcm)
         _ = snd_pcm_prepare(pcm)
+        try check(result, "drain failed")
     }
 
     public func close() {

@@ -28,10 +28,10 @@ struct HandedFrames {
         total = 0
     }
 
-    /// The item frame being heard of `token`, given the output's delay; nil when none of
-    /// `token` was handed yet. While the output still plays an earlier item, the frame
-    /// where `token` begins.
-    mutating func heardFrame(of token: UInt64, delay: Int) -> Int? {
+    /// The item frame being heard of `token`, given the output's delay, and whether it is
+    /// being heard now (false while the output still plays an earlier item: the frame is
+    /// then where `token` begins). nil when none of `token` was handed yet.
+    mutating func heardFrame(of token: UInt64, delay: Int) -> (frame: Int, hearing: Bool)? {
         let heard = max(0, total - delay)
         // Segments wholly heard before the last one that is are no longer needed.
         while segments.count > 1, segments[1].outputStart <= heard { segments.removeFirst() }
@@ -39,8 +39,8 @@ struct HandedFrames {
             return nil
         }
         guard let playing = segments.last(where: { $0.outputStart <= heard }), playing.token == token else {
-            return ofToken.itemStart
+            return (ofToken.itemStart, false)
         }
-        return playing.itemStart + min(heard - playing.outputStart, playing.frames)
+        return (playing.itemStart + min(heard - playing.outputStart, playing.frames), heard < total)
     }
 }

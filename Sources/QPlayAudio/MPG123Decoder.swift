@@ -12,9 +12,10 @@ private let mpg123Ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
 /// when the file has a LAME/Xing header, so consecutive tracks join sample-exact.
 ///
 /// Seeking is sample-accurate, also in VBR files: before the first seek the whole file
-/// is scanned once (`mpg123_scan`, frame headers only: about 1 ms per 10 MB here), which
-/// fills libmpg123's frame index and makes its length exact even without a Xing/LAME
-/// header. Opening does not scan, so starting a track stays as fast as possible.
+/// is scanned once (`mpg123_scan`, frame headers only; `scripts/bench engine` prints
+/// its cost: 2–19 ms for a 2.7 MB file on the loaded 2-core test machine), which fills
+/// libmpg123's frame index and makes its length exact even without a Xing/LAME header.
+/// Opening does not scan, so starting a track stays as fast as possible.
 public final class MPG123Decoder: AudioDecoder {
     public let format: AudioFormat
     public private(set) var frameCount: Int?

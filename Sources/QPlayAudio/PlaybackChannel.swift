@@ -18,7 +18,14 @@ final class PlaybackChannel: Sendable {
     private struct State: Sendable {
         var commands: [AudioPlayerCommand] = []
         var snapshot = AudioSnapshot()
+        var running: RunningPosition?
         var shutDown = false
+    }
+
+    /// The snapshot's position advances with the clock from `since`, up to `limit`.
+    struct RunningPosition: Sendable {
+        var since: ContinuousClock.Instant
+        var limit: Double
     }
 
     private let state = Mutex(State())
@@ -48,7 +55,17 @@ final class PlaybackChannel: Sendable {
         return first
     }
 
-    var snapshot: AudioSnapshot { state.withLock { $0.snapshot } }
+    var snapshot: AudioSnapshot {
+        state.withLock { state in
+            var snapshot = state.snapshot
+            if let running = state.running {
+                let elapsed = ContinuousClock.now - running.since
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                snapshot.position = max(snapshot.position, min(running.limit, snapshot.position + seconds))
+            }
+            return snapshot
+        }
+    }
 
     // MARK: audio thread side
 
@@ -60,8 +77,11 @@ final class PlaybackChannel: Sendable {
         }
     }
 
-    func publish(_ snapshot: AudioSnapshot) {
-        state.withLock { $0.snapshot = snapshot }
+    func publish(_ snapshot: AudioSnapshot, running: RunningPosition?) {
+        state.withLock {
+            $0.snapshot = snapshot
+            $0.running = running
+        }
     }
 
     /// Sleeps until a command arrives or `timeout` passes (nil: no limit).

@@ -36,6 +36,7 @@ final class PlaybackLoop {
     private var volume = SoftwareVolume()
     private var scratch: [Int16] = []
     private var scan: ScanCursor?
+    private var outputName = ""
 
     init(
         channel: PlaybackChannel, makeOutput: @escaping @Sendable () -> any AudioOutput,
@@ -50,6 +51,7 @@ final class PlaybackLoop {
     func run() {
         let output = makeOutput()
         self.output = output
+        outputName = output.name
         publish()
         while true {
             let (commands, shutDown) = channel.takeCommands()
@@ -234,27 +236,34 @@ final class PlaybackLoop {
         }
     }
 
-    /// Hands one chunk to the output once the output is open in its format and has room.
-    private func write(_ chunk: AudioChunk, to output: any AudioOutput) {
-        guard ensureOpen(output, format: chunk.format) else { return }
-        let wait = output.waitTime(forFrames: chunk.frames)
-        if wait > .zero {
-            channel.waitForCommand(timeout: wait)
+    /// Hands the chunks at the head of the buffer to the output, once it is open in
+    /// their format and has room: as many as fit in one `writeBatch`, in one write (one
+    /// syscall and one wake-up for several chunks).
+    private func write(_ first: AudioChunk, to output: any AudioOutput) {
+        guard ensureOpen(output, format: first.format) else { return }
+        if output.waitTime(forFrames: first.frames) > .zero {
+            let batch = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
+            channel.waitForCommand(timeout: output.waitTime(forFrames: max(batch, first.frames)))
             return
         }
-        if chunk.token != announced, case .ready(let next)? = successor, next.token == chunk.token {
-            // The write head reaches the successor: it is the current item from here.
-            current = next
-            successor = nil
-            decodingSuccessor = false
+        let batchFrames = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
+        var chunks = [first]
+        var frames = first.frames
+        for entry in buffer.entries.dropFirst() {
+            guard case .audio(let chunk) = entry, chunk.format == first.format, frames + chunk.frames <= batchFrames,
+                output.waitTime(forFrames: frames + chunk.frames) == .zero
+            else { break }
+            chunks.append(chunk)
+            frames += chunk.frames
         }
+        let sampleCount = frames * first.format.channels
         do {
-            if volume.isUnity {
-                try chunk.samples.withUnsafeBufferPointer { try output.write($0) }
+            if chunks.count == 1 && volume.isUnity {
+                try first.samples.withUnsafeBufferPointer { try output.write($0) }
             } else {
-                volume.apply(chunk.samples, channels: chunk.format.channels, into: &scratch)
+                gather(chunks, samples: sampleCount)
                 try scratch.withUnsafeBufferPointer {
-                    try output.write(UnsafeBufferPointer(rebasing: $0[..<chunk.samples.count]))
+                    try output.write(UnsafeBufferPointer(rebasing: $0[..<sampleCount]))
                 }
             }
         } catch {
@@ -265,14 +274,40 @@ final class PlaybackLoop {
             report(outputProblem.newMessage())
             return
         }
-        buffer.removeFirst()
-        handed.append(token: chunk.token, itemStart: chunk.startFrame, frames: chunk.frames)
-        current?.writtenFrame = chunk.startFrame + chunk.frames
-        if chunk.token != announced {
-            announced = chunk.token
-            channel.emit(.started(token: chunk.token))
+        for chunk in chunks {
+            buffer.removeFirst()
+            if chunk.token != announced, case .ready(let next)? = successor, next.token == chunk.token {
+                // The write head reached the successor: it is the current item from here.
+                current = next
+                successor = nil
+                decodingSuccessor = false
+            }
+            handed.append(token: chunk.token, itemStart: chunk.startFrame, frames: chunk.frames)
+            current?.writtenFrame = chunk.startFrame + chunk.frames
+            if chunk.token != announced {
+                announced = chunk.token
+                channel.emit(.started(token: chunk.token))
+            }
         }
         publish()
+    }
+
+    /// Copies `chunks` into `scratch`, one after the other, with the volume applied.
+    private func gather(_ chunks: [AudioChunk], samples: Int) {
+        if scratch.count < samples { scratch = [Int16](repeating: 0, count: samples) }
+        var offset = 0
+        scratch.withUnsafeMutableBufferPointer { target in
+            for chunk in chunks {
+                chunk.samples.withUnsafeBufferPointer { source in
+                    _ = UnsafeMutableBufferPointer(rebasing: target[offset..<(offset + source.count)])
+                        .initialize(fromContentsOf: source)
+                }
+                offset += chunk.samples.count
+            }
+        }
+        if !volume.isUnity {
+            volume.apply(inPlace: &scratch, count: samples, channels: chunks[0].format.channels)
+        }
     }
 
     private func ensureOpen(_ output: any AudioOutput, format: AudioFormat) -> Bool {
@@ -440,15 +475,26 @@ final class PlaybackLoop {
             case .paused: .paused
             case .playing, .draining: current == nil ? .idle : .playing
             }
+        // Between writes (up to `writeBatch` apart) a running output keeps playing: the
+        // position read from the snapshot moves on with the clock, up to the last frame
+        // handed out. Not while scanning, where the position jumps.
+        var running: PlaybackChannel.RunningPosition?
         if let current {
+            let rate = Double(current.format.sampleRate)
             let delay = openFormat == nil ? 0 : (output?.delayFrames ?? 0)
-            let frame = handed.heardFrame(of: current.token, delay: delay) ?? current.writtenFrame
-            snapshot.position = Double(frame) / Double(current.format.sampleRate)
+            if let heard = handed.heardFrame(of: current.token, delay: delay) {
+                snapshot.position = Double(heard.frame) / rate
+                if heard.hearing && mode == .playing && scan == nil {
+                    running = .init(since: .now, limit: Double(current.writtenFrame) / rate)
+                }
+            } else {
+                snapshot.position = Double(current.writtenFrame) / rate
+            }
         }
         snapshot.scanning = scan != nil
-        snapshot.outputName = output?.name ?? ""
+        snapshot.outputName = outputName
         snapshot.outputError = outputProblem.message
         snapshot.underruns = output?.underruns ?? 0
-        channel.publish(snapshot)
+        channel.publish(snapshot, running: running)
     }
 }

@@ -14,7 +14,7 @@ public struct RealTimePacer: Sendable {
     /// Frames buffered when `pause` froze the clock; nil while running.
     private var frozenFrames: Int?
 
-    public init(sampleRate: Int, lead: Duration = .milliseconds(100)) {
+    public init(sampleRate: Int, lead: Duration = .milliseconds(200)) {
         self.sampleRate = sampleRate
         self.lead = lead
     }

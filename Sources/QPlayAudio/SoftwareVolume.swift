@@ -3,7 +3,7 @@
 /// Curve: gain = (percent / 100)³, the cubic mapping PulseAudio and alsamixer use for
 /// their volume sliders: equal steps sound roughly equal (50 % ≈ −18 dB, 25 % ≈ −36 dB),
 /// 0 is silence and 100 is bit-exact (the samples are not touched at all). The gain is
-/// Q15 fixed point and each change is ramped linearly across one chunk (about 20 ms),
+/// Q15 fixed point and each change is ramped linearly across one write (20–60 ms),
 /// which avoids the click of a gain step.
 struct SoftwareVolume {
     static let unity: Int32 = 1 << 15
@@ -24,28 +24,25 @@ struct SoftwareVolume {
     /// Whether samples pass through untouched.
     var isUnity: Bool { gain == Self.unity && target == Self.unity }
 
-    /// Writes the scaled `samples` into `scratch` (grown as needed); ramps from the
-    /// previous gain to the new one across this chunk.
-    mutating func apply(_ samples: [Int16], channels: Int, into scratch: inout [Int16]) {
-        if scratch.count < samples.count { scratch = [Int16](repeating: 0, count: samples.count) }
-        let frames = samples.count / channels
+    /// Scales the first `count` samples of `samples` in place; ramps from the previous
+    /// gain to the new one across them.
+    mutating func apply(inPlace samples: inout [Int16], count: Int, channels: Int) {
+        let frames = count / channels
         let start = gain
         let end = target
-        samples.withUnsafeBufferPointer { input in
-            scratch.withUnsafeMutableBufferPointer { output in
-                if start == end {
-                    for index in 0..<input.count {
-                        output[index] = Int16(truncatingIfNeeded: (Int32(input[index]) * end) >> 15)
-                    }
-                    return
+        samples.withUnsafeMutableBufferPointer { buffer in
+            if start == end {
+                for index in 0..<count {
+                    buffer[index] = Int16(truncatingIfNeeded: (Int32(buffer[index]) * end) >> 15)
                 }
-                for frame in 0..<frames {
-                    let step = Int64(end - start) * Int64(frame) / Int64(max(1, frames))
-                    let frameGain = start + Int32(step)
-                    for channel in 0..<channels {
-                        let index = frame * channels + channel
-                        output[index] = Int16(truncatingIfNeeded: (Int32(input[index]) * frameGain) >> 15)
-                    }
+                return
+            }
+            for frame in 0..<frames {
+                let step = Int64(end - start) * Int64(frame) / Int64(max(1, frames))
+                let frameGain = start + Int32(step)
+                for channel in 0..<channels {
+                    let index = frame * channels + channel
+                    buffer[index] = Int16(truncatingIfNeeded: (Int32(buffer[index]) * frameGain) >> 15)
                 }
             }
         }

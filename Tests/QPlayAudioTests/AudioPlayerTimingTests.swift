@@ -76,6 +76,9 @@ import Testing
             #expect(harness.player.snapshot.position == pausedAt, "a paused position stands still")
             #expect(pausedAt >= mark && pausedAt < Double(morning.seconds))
             harness.player.resume()
+            // The next round must see this resume done, or its pause could be merged
+            // with it (the position would then move by a frame or so, legitimately).
+            try await waitUntil("playing") { harness.player.snapshot.state == .playing }
         }
         try await harness.waitFor(.finished(token: 1))
         await harness.shutdown()
@@ -85,6 +88,26 @@ import Testing
         #expect(captured.count == decoded.count, "no sample lost, none repeated")
         #expect(captured == decoded)
         #expect(harness.events == [.started(token: 1), .finished(token: 1)])
+    }
+
+    @Test func stopCutsAndSendsNoFinished() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let capture = try ALSACapture(in: dir)
+        let morning = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")
+        let harness = PlayerHarness(capture: capture, pacing: .automatic)
+        harness.player.play(morning.item(1))
+        harness.player.setNext(morning.item(2))
+        try await waitUntil("0.3 s heard") { harness.player.snapshot.position >= 0.3 }
+        harness.player.stop()
+        try await waitUntil("idle") { harness.player.snapshot.state == .idle }
+        let snapshot = harness.player.snapshot
+        #expect(snapshot.token == nil)
+        #expect(snapshot.position == 0)
+        await harness.shutdown()
+        #expect(harness.events == [.started(token: 1)], "stopping is no end of the track, and forgets the successor")
+        let captured = try capture.samples()
+        #expect(captured.count < morning.frames * 2)
     }
 
     @Test func scanForwardPlaysFragmentsAndRunsIntoTheSuccessor() async throws {
@@ -98,6 +121,7 @@ import Testing
         harness.player.play(PlaybackItem(token: 1, path: sweep), from: 1.0, paused: true)
         harness.player.setNext(morning.item(2))
         harness.player.startScan(rate: 4)
+        try await waitUntil("scanning") { harness.player.snapshot.scanning }
         harness.player.resume()
         try await harness.waitFor(.started(token: 2))
         harness.player.endScan()
