@@ -48,6 +48,9 @@ typedef enum qp_tag_status {
 qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no);
 void qp_tag_info_free(qp_tag_info *info);
 
+// glibc's malloc_trim(0), for the library index (malloc.h is not in Swift's Glibc module).
+int qp_malloc_trim(void);
+
 #ifdef __cplusplus
 }
 #endif
