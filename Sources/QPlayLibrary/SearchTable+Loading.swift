@@ -64,11 +64,9 @@ private struct SQLiteRow {
 /// Accumulates rows in rowid order, then sorts them into a `SearchTable`.
 private struct Loader {
     var entries: [SearchTable.Entry] = []
-    var titles: PackedBytes
     var foldedTitles: PackedBytes
-    var paths: PackedBytes
     var exceptions: [Int: Track] = [:]
-    /// Sort keys of each row: ranks of its sort_artist and f_album among `sortTexts`.
+    /// Sort keys of each row: its sort_artist and f_album as indexes into `sortTexts`.
     var sortArtistKeys: [UInt32] = []
     var albumKeys: [UInt32] = []
     var discs: [Int64] = []
@@ -76,34 +74,29 @@ private struct Loader {
 
     var tags: [String?] = [nil]
     var foldedTags = PackedBytes()
-    var tagIndex: [[UInt8]: UInt32] = [:]
+    var tagIndex: [[UInt8]: UInt32] = [[0xFF]: 0]
     var sortTexts: [[UInt8]] = []
     var sortTextIndex: [[UInt8]: UInt32] = [:]
     var gains: [ReplayGain] = [ReplayGain()]
     /// Per tag column (artist, album, album artist, genre) and sort column (sort_artist,
-    /// f_album): the previous row's bytes and what they interned to.
-    var previousTag: [(key: [UInt8], index: UInt32)] = Array(repeating: ([], 0), count: 4)
+    /// f_album): the previous row's bytes and what they interned to. [0xFF] is no text.
+    var previousTag: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 4)
     var previousSortText: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 2)
 
     init(expectedRows: Int) {
-        titles = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 24)
         foldedTitles = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 24)
-        paths = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 64)
         entries.reserveCapacity(expectedRows)
         foldedTags.append(EmptyCollection())  // index 0: no tag, folded ""
-        tagIndex[[0xFF]] = 0
-        previousTag = Array(repeating: ([0xFF], 0), count: 4)
     }
 
     mutating func add(_ row: SQLiteRow) {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         let id = row.int(0) ?? 0
-        let path = row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        let title = row.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let pathBytes = row.bytes(1) ?? empty
         var tagIndexes: [UInt32] = [0, 0, 0, 0]
         for slot in 0..<4 {
             tagIndexes[slot] = internTag(
-                slot: slot, original: row.bytes(Int32(3 + slot)),
-                folded: row.bytes(Int32(21 + slot)) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                slot: slot, original: row.bytes(Int32(3 + slot)), folded: row.bytes(Int32(21 + slot)) ?? empty)
         }
         let trackNumber = row.int(7)
         let discNumber = row.int(8)
@@ -111,42 +104,47 @@ private struct Loader {
         let bitrate = row.int(11) ?? 0
         let sampleRate = row.int(12) ?? 0
         let channels = row.int(13) ?? 0
+        let fileSize = row.int(18) ?? 0
         let gain = ReplayGain(
             trackGain: row.double(14), trackPeak: row.double(15), albumGain: row.double(16),
             albumPeak: row.double(17))
-        if gain != gains[gains.count - 1] && gain != gains[0] { gains.append(gain) }
-        let gainIndex = gain == gains[0] ? 0 : UInt32(gains.count - 1)
+        let gainIndex: UInt32
+        if gain == gains[0] {
+            gainIndex = 0
+        } else {
+            // An album's tracks often share values; consecutive repeats share an entry.
+            if gain != gains[gains.count - 1] { gains.append(gain) }
+            gainIndex = UInt32(gains.count - 1)
+        }
 
-        func compact(_ value: Int64?) -> Int32? {
+        func narrow(_ value: Int64?) -> Int16? {
             guard let value else { return SearchTable.Entry.absent }
-            guard let small = Int32(exactly: value), small != SearchTable.Entry.absent else { return nil }
+            guard let small = Int16(exactly: value), small != SearchTable.Entry.absent else { return nil }
             return small
         }
-        let compacted = [compact(trackNumber), compact(discNumber), compact(year)]
+        let numbers = [narrow(trackNumber), narrow(discNumber), narrow(year)]
         let fits =
-            !compacted.contains(nil) && Int32(exactly: bitrate) != nil
-            && Int32(exactly: sampleRate) != nil && Int32(exactly: channels) != nil
+            !numbers.contains(nil) && UInt16(exactly: bitrate) != nil && UInt32(exactly: sampleRate) != nil
+            && UInt8(exactly: channels) != nil && UInt32(exactly: fileSize) != nil
         let entry = SearchTable.Entry(
-            id: id, duration: row.double(10) ?? 0, fileSize: row.int(18) ?? 0,
-            modificationTime: row.int(19) ?? 0, bitrate: Int32(truncatingIfNeeded: bitrate),
-            sampleRate: Int32(truncatingIfNeeded: sampleRate), channels: Int32(truncatingIfNeeded: channels),
-            trackNumber: compacted[0] ?? 0, discNumber: compacted[1] ?? 0, year: compacted[2] ?? 0,
+            id: id, duration: row.double(10) ?? 0, modificationTime: row.int(19) ?? 0,
+            path: PathBytes.path(pathBytes), title: String(decoding: row.bytes(2) ?? empty, as: UTF8.self),
+            fileSize: UInt32(truncatingIfNeeded: fileSize), sampleRate: UInt32(truncatingIfNeeded: sampleRate),
             artist: tagIndexes[0], album: tagIndexes[1], albumArtist: tagIndexes[2], genre: tagIndexes[3],
-            replayGain: gainIndex)
+            replayGain: gainIndex, bitrate: UInt16(truncatingIfNeeded: bitrate),
+            trackNumber: numbers[0] ?? 0, discNumber: numbers[1] ?? 0, year: numbers[2] ?? 0,
+            channels: UInt8(truncatingIfNeeded: channels))
         if !fits {
             exceptions[entries.count] = Track(
-                id: id, path: PathBytes.path(path), title: String(decoding: title, as: UTF8.self),
-                artist: tags[Int(tagIndexes[0])], album: tags[Int(tagIndexes[1])],
-                albumArtist: tags[Int(tagIndexes[2])], genre: tags[Int(tagIndexes[3])],
-                trackNumber: trackNumber.map(Int.init), discNumber: discNumber.map(Int.init),
-                year: year.map(Int.init), duration: entry.duration, bitrateKbps: Int(bitrate),
-                sampleRate: Int(sampleRate), channels: Int(channels), replayGain: gain,
-                fileSize: entry.fileSize, modificationTime: entry.modificationTime)
+                id: id, path: entry.path, title: entry.title, artist: tags[Int(tagIndexes[0])],
+                album: tags[Int(tagIndexes[1])], albumArtist: tags[Int(tagIndexes[2])],
+                genre: tags[Int(tagIndexes[3])], trackNumber: trackNumber.map(Int.init),
+                discNumber: discNumber.map(Int.init), year: year.map(Int.init), duration: entry.duration,
+                bitrateKbps: Int(bitrate), sampleRate: Int(sampleRate), channels: Int(channels),
+                replayGain: gain, fileSize: fileSize, modificationTime: entry.modificationTime)
         }
         entries.append(entry)
-        titles.append(title)
-        foldedTitles.append(row.bytes(20) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-        paths.appendWithNUL(path)
+        foldedTitles.append(row.bytes(20) ?? empty)
         sortArtistKeys.append(internSortText(slot: 0, row.bytes(25)))
         albumKeys.append(internSortText(slot: 1, row.bytes(22)))
         discs.append(discNumber ?? 0)
@@ -203,37 +201,29 @@ private struct Loader {
         }
         var textRank = [UInt32](repeating: 0, count: sortTexts.count)
         for (rank, index) in textOrder.enumerated() { textRank[index] = UInt32(rank) }
+        sortTexts = []
         sortTextIndex = [:]
         tagIndex = [:]
 
         let count = entries.count
         var order = Array(0..<count)
         foldedTitles.bytes.withUnsafeBufferPointer { titleBytes in
-            paths.bytes.withUnsafeBufferPointer { pathBytes in
-                let titleOffsets = foldedTitles.offsets
-                let pathOffsets = paths.offsets
-                func slice(_ all: UnsafeBufferPointer<UInt8>, _ offsets: [Int], _ i: Int, trailing: Int = 0)
-                    -> UnsafeBufferPointer<UInt8>
-                {
-                    UnsafeBufferPointer(rebasing: all[offsets[i]..<(offsets[i + 1] - trailing)])
-                }
-                order.sort { a, b in
-                    let artistA = textRank[Int(sortArtistKeys[a])]
-                    let artistB = textRank[Int(sortArtistKeys[b])]
-                    if artistA != artistB { return artistA < artistB }
-                    let albumA = textRank[Int(albumKeys[a])]
-                    let albumB = textRank[Int(albumKeys[b])]
-                    if albumA != albumB { return albumA < albumB }
-                    if discs[a] != discs[b] { return discs[a] < discs[b] }
-                    if trackNumbers[a] != trackNumbers[b] { return trackNumbers[a] < trackNumbers[b] }
-                    let titleOrder = PackedBytes.compare(
-                        slice(titleBytes, titleOffsets, a), slice(titleBytes, titleOffsets, b))
-                    if titleOrder != 0 { return titleOrder < 0 }
-                    // Paths are stored with their NUL: compare without it.
-                    return PackedBytes.compare(
-                        slice(pathBytes, pathOffsets, a, trailing: 1),
-                        slice(pathBytes, pathOffsets, b, trailing: 1)) < 0
-                }
+            let offsets = foldedTitles.offsets
+            let entries = self.entries
+            order.sort { a, b in
+                let artistA = textRank[Int(sortArtistKeys[a])]
+                let artistB = textRank[Int(sortArtistKeys[b])]
+                if artistA != artistB { return artistA < artistB }
+                let albumA = textRank[Int(albumKeys[a])]
+                let albumB = textRank[Int(albumKeys[b])]
+                if albumA != albumB { return albumA < albumB }
+                if discs[a] != discs[b] { return discs[a] < discs[b] }
+                if trackNumbers[a] != trackNumbers[b] { return trackNumbers[a] < trackNumbers[b] }
+                let titleOrder = PackedBytes.compare(
+                    UnsafeBufferPointer(rebasing: titleBytes[offsets[a]..<offsets[a + 1]]),
+                    UnsafeBufferPointer(rebasing: titleBytes[offsets[b]..<offsets[b + 1]]))
+                if titleOrder != 0 { return titleOrder < 0 }
+                return Self.comparePaths(entries[a].path, entries[b].path) < 0
             }
         }
         sortArtistKeys = []
@@ -243,29 +233,31 @@ private struct Loader {
 
         var sortedEntries: [SearchTable.Entry] = []
         sortedEntries.reserveCapacity(count)
-        var sortedTitles = PackedBytes(reservingCapacity: count, bytes: titles.bytes.count)
         var sortedFolded = PackedBytes(reservingCapacity: count, bytes: foldedTitles.bytes.count)
-        var sortedPaths = PackedBytes(reservingCapacity: count, bytes: paths.bytes.count)
         var sortedExceptions: [Int32: Track] = [:]
         for (rank, row) in order.enumerated() {
             sortedEntries.append(entries[row])
-            titles.withBytes(row) { sortedTitles.append(UnsafeRawBufferPointer($0)) }
             foldedTitles.withBytes(row) { sortedFolded.append(UnsafeRawBufferPointer($0)) }
-            paths.withBytes(row) { sortedPaths.append(UnsafeRawBufferPointer($0)) }
             if let track = exceptions[row] { sortedExceptions[Int32(rank)] = track }
         }
         entries = []
-        titles = PackedBytes()
         foldedTitles = PackedBytes()
-        paths = PackedBytes()
 
         let byID = (0..<count).sorted { sortedEntries[$0].id < sortedEntries[$1].id }
         foldedTags.shrink()
         return SearchTable(
-            generation: generation, entries: sortedEntries, titles: sortedTitles,
-            foldedTitles: sortedFolded, paths: sortedPaths, tags: tags, foldedTags: foldedTags,
+            generation: generation, entries: sortedEntries, foldedTitles: sortedFolded,
+            tags: tags.withUnsafeBufferPointer { Array($0) }, foldedTags: foldedTags,
             gains: gains.withUnsafeBufferPointer { Array($0) },
             sortedIDs: byID.map { sortedEntries[$0].id }, ranksOfSortedIDs: byID.map { Int32($0) },
             exceptions: sortedExceptions)
+    }
+
+    /// Path BLOBs in memcmp order (only reached when everything else ties: rare, so
+    /// copying the bytes out does not matter).
+    private static func comparePaths(_ a: FilePath, _ b: FilePath) -> Int {
+        let x = PathBytes.bytes(a)
+        let y = PathBytes.bytes(b)
+        return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in PackedBytes.compare(x, y) } }
     }
 }

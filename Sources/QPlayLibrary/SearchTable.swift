@@ -10,27 +10,26 @@ import SystemPackage
 /// Filled from one snapshot of the database (`SearchTable+Loading`) and never changed:
 /// `generation` is the `library_info` write counter of that snapshot, and the index
 /// loads a new table when the counter moves. About 200 bytes a track (100,000 tracks:
-/// ~20 MB) — tag texts are interned (an album's tracks share one artist and album
-/// string), titles and paths are packed byte buffers.
+/// ~20 MB): an 88-byte row, the path's and title's storage, the folded title packed in
+/// one buffer, and interned tag texts (an album's tracks share one artist and album).
 ///
 /// Predicates (`SearchTable+Matching`): titles are searched through the FTS5 trigram
 /// table (3+ characters) or by scanning the packed folded titles (1–2 characters,
 /// `equals`); artist, album, album artist and genre are tested once per distinct text;
 /// paths go to SQL (`instr` over `f_path`, which is not kept in memory).
 final class SearchTable: Sendable {
-    /// The fixed-size part of a row. Numbers that do not fit (or are `Int32.min`, the
-    /// "absent" marker) make the row an exception, kept whole in `exceptions`.
+    /// One row. Path and title are ready-made values that every result shares (a result
+    /// track costs a struct copy and a few reference counts, no allocation). Numbers in
+    /// narrow fields; a row whose numbers do not fit (or equal a field's `absent`
+    /// marker) is an exception, kept whole in `exceptions`.
     struct Entry: Sendable {
         var id: Int64
         var duration: Double
-        var fileSize: Int64
         var modificationTime: Int64
-        var bitrate: Int32
-        var sampleRate: Int32
-        var channels: Int32
-        var trackNumber: Int32
-        var discNumber: Int32
-        var year: Int32
+        var path: FilePath
+        var title: String
+        var fileSize: UInt32
+        var sampleRate: UInt32
         /// Indexes into `tags` / `foldedTags`.
         var artist: UInt32
         var album: UInt32
@@ -38,19 +37,20 @@ final class SearchTable: Sendable {
         var genre: UInt32
         /// Index into `gains`; 0 is "no ReplayGain values".
         var replayGain: UInt32
+        var bitrate: UInt16
+        var trackNumber: Int16
+        var discNumber: Int16
+        var year: Int16
+        var channels: UInt8
 
-        static let absent = Int32.min
+        static let absent = Int16.min
     }
 
     let generation: Int64
     /// Rows in SPEC §2 order; a row's position is its rank.
     let entries: [Entry]
-    /// The title as tagged, by rank.
-    let titles: PackedBytes
     /// `f_title` by rank: what title predicates compare.
     let foldedTitles: PackedBytes
-    /// The path's exact bytes by rank, each followed by a NUL (ready for `FilePath`).
-    let paths: PackedBytes
     /// Distinct tag texts (nil: no tag) and, at the same index, their folded form.
     let tags: [String?]
     let foldedTags: PackedBytes
@@ -62,15 +62,13 @@ final class SearchTable: Sendable {
     let exceptions: [Int32: Track]
 
     init(
-        generation: Int64, entries: [Entry], titles: PackedBytes, foldedTitles: PackedBytes,
-        paths: PackedBytes, tags: [String?], foldedTags: PackedBytes, gains: [ReplayGain],
-        sortedIDs: [Int64], ranksOfSortedIDs: [Int32], exceptions: [Int32: Track]
+        generation: Int64, entries: [Entry], foldedTitles: PackedBytes, tags: [String?],
+        foldedTags: PackedBytes, gains: [ReplayGain], sortedIDs: [Int64], ranksOfSortedIDs: [Int32],
+        exceptions: [Int32: Track]
     ) {
         self.generation = generation
         self.entries = entries
-        self.titles = titles
         self.foldedTitles = foldedTitles
-        self.paths = paths
         self.tags = tags
         self.foldedTags = foldedTags
         self.gains = gains
@@ -98,42 +96,28 @@ final class SearchTable: Sendable {
         var result: [Track] = []
         result.reserveCapacity(capacity)
         entries.withUnsafeBufferPointer { entries in
-            titles.bytes.withUnsafeBufferPointer { titleBytes in
-                paths.bytes.withUnsafeBufferPointer { pathBytes in
-                    let titleOffsets = titles.offsets
-                    let pathOffsets = paths.offsets
-                    for rank in ranks {
-                        if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
-                            result.append(track)
-                            continue
-                        }
-                        let entry = entries[rank]
-                        let title = String(
-                            decoding: UnsafeBufferPointer(
-                                rebasing: titleBytes[titleOffsets[rank]..<titleOffsets[rank + 1]]),
-                            as: UTF8.self)
-                        let path = (pathBytes.baseAddress! + pathOffsets[rank])
-                            .withMemoryRebound(to: CChar.self, capacity: pathOffsets[rank + 1] - pathOffsets[rank]) {
-                                FilePath(platformString: $0)
-                            }
-                        result.append(
-                            Track(
-                                id: entry.id, path: path, title: title, artist: tags[Int(entry.artist)],
-                                album: tags[Int(entry.album)], albumArtist: tags[Int(entry.albumArtist)],
-                                genre: tags[Int(entry.genre)], trackNumber: Self.number(entry.trackNumber),
-                                discNumber: Self.number(entry.discNumber), year: Self.number(entry.year),
-                                duration: entry.duration, bitrateKbps: Int(entry.bitrate),
-                                sampleRate: Int(entry.sampleRate), channels: Int(entry.channels),
-                                replayGain: gains[Int(entry.replayGain)], fileSize: entry.fileSize,
-                                modificationTime: entry.modificationTime))
-                    }
+            for rank in ranks {
+                if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
+                    result.append(track)
+                    continue
                 }
+                let entry = entries[rank]
+                result.append(
+                    Track(
+                        id: entry.id, path: entry.path, title: entry.title, artist: tags[Int(entry.artist)],
+                        album: tags[Int(entry.album)], albumArtist: tags[Int(entry.albumArtist)],
+                        genre: tags[Int(entry.genre)], trackNumber: Self.number(entry.trackNumber),
+                        discNumber: Self.number(entry.discNumber), year: Self.number(entry.year),
+                        duration: entry.duration, bitrateKbps: Int(entry.bitrate),
+                        sampleRate: Int(entry.sampleRate), channels: Int(entry.channels),
+                        replayGain: gains[Int(entry.replayGain)], fileSize: Int64(entry.fileSize),
+                        modificationTime: entry.modificationTime))
             }
         }
         return result
     }
 
-    private static func number(_ value: Int32) -> Int? {
+    private static func number(_ value: Int16) -> Int? {
         value == Entry.absent ? nil : Int(value)
     }
 }
