@@ -214,3 +214,12 @@ extern "C" int qp_malloc_trim(void) {
     return 0;
 #endif
 }
+
+extern "C" int qp_malloc_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

@@ -20,6 +20,7 @@ public final class LibraryIndex: Sendable {
     /// schema) when needed. Opening an existing index does no scan and reads no tracks.
     public init(databasePath: FilePath) throws {
         self.databasePath = databasePath
+        MemoryTrim.configure
         var configuration = Configuration()
         configuration.label = "qplay.library"
         // Readers: queries from several clients at once; each keeps its own page cache.

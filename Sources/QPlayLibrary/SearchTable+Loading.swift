@@ -156,12 +156,23 @@ private struct Loader {
         -> UInt32
     {
         // Key: original bytes, 0xFF (never in UTF-8), folded bytes; [0xFF] + folded for no tag.
+        // Compared with the previous row's key in place first: no allocation per row.
+        let previous = previousTag[slot]
+        let originalCount = original?.count ?? 0
+        if previous.key.count == originalCount + 1 + folded.count,
+            previous.key.withUnsafeBytes({ key in
+                key[originalCount] == 0xFF
+                    && (original.map { key[..<originalCount].elementsEqual($0) } ?? true)
+                    && key[(originalCount + 1)...].elementsEqual(folded)
+            })
+        {
+            return previous.index
+        }
         var key: [UInt8] = []
-        key.reserveCapacity((original?.count ?? 0) + folded.count + 1)
+        key.reserveCapacity(originalCount + folded.count + 1)
         if let original { key.append(contentsOf: original) }
         key.append(0xFF)
         key.append(contentsOf: folded)
-        if key == previousTag[slot].key { return previousTag[slot].index }
         let index: UInt32
         if let known = tagIndex[key] {
             index = known
@@ -176,8 +187,9 @@ private struct Loader {
     }
 
     private mutating func internSortText(slot: Int, _ text: UnsafeRawBufferPointer?) -> UInt32 {
-        let key = text.map { Array($0) } ?? []
-        if key == previousSortText[slot].key { return previousSortText[slot].index }
+        let bytes = text ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        if previousSortText[slot].key.elementsEqual(bytes) { return previousSortText[slot].index }
+        let key = Array(bytes)
         let index: UInt32
         if let known = sortTextIndex[key] {
             index = known
