@@ -9,9 +9,10 @@ import SystemPackage
 ///
 /// Filled from one snapshot of the database (`SearchTable+Loading`) and never changed:
 /// `generation` is the `library_info` write counter of that snapshot, and the index
-/// loads a new table when the counter moves. About 200 bytes a track (100,000 tracks:
-/// ~20 MB): an 88-byte row, the path's and title's storage, the folded title packed in
-/// one buffer, and interned tag texts (an album's tracks share one artist and album).
+/// loads a new table when the counter moves. About 310 bytes a track (100,000 tracks:
+/// ~31 MB resident): an 88-byte row, the path's (~110 bytes) and long titles' heap
+/// storage, the folded title packed in one buffer, ids for id → rank, and interned tag
+/// texts (an album's tracks share one artist and one album string).
 ///
 /// Predicates (`SearchTable+Matching`): titles are searched through the FTS5 trigram
 /// table (3+ characters) or by scanning the packed folded titles (1–2 characters,
