@@ -105,12 +105,31 @@ func walk(music: String) {
     printJSON(["walk_seconds": seconds(clock.now - start), "files": count])
 }
 
+/// Where the index's memory goes: resident size after each step of opening and querying.
+func memory(database: String, words: [String]) throws {
+    var steps: [[String: Any]] = [["step": "start", "rss_mb": residentMegabytes()]]
+    let index = try LibraryIndex(databasePath: .init(database))
+    steps.append(["step": "open", "rss_mb": residentMegabytes()])
+    let clock = ContinuousClock()
+    let start = clock.now
+    _ = try index.count(.all)
+    steps.append(["step": "table loaded", "rss_mb": residentMegabytes(), "ms": seconds(clock.now - start) * 1000])
+    for word in words {
+        var count = 0
+        for _ in 0..<20 { count = try index.search(Query.titleContains(word)).count }
+        steps.append(["step": "20 × '\(word)' (\(count))", "rss_mb": residentMegabytes()])
+    }
+    printJSON(["steps": steps])
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
 case ("scan", 4):
     try await scan(music: arguments[2], database: arguments[3])
 case ("walk", 3):
     walk(music: arguments[2])
+case ("memory", 3...):
+    try memory(database: arguments[2], words: Array(arguments[3...]))
 case ("query", 4...):
     try query(database: arguments[2], words: Array(arguments[3...]))
 default:

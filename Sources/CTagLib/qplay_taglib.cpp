@@ -202,3 +202,24 @@ extern "C" void qp_tag_info_free(qp_tag_info *info) {
     std::free(info->genre);
     info->title = info->artist = info->album = info->album_artist = info->genre = nullptr;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+extern "C" int qp_malloc_trim(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
+
+extern "C" int qp_malloc_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

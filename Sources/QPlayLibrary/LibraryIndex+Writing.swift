@@ -41,6 +41,7 @@ extension LibraryIndex {
                 let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE id = ?")
                 for id in removals { try delete.execute(arguments: [id]) }
             }
+            try db.execute(sql: Self.bumpGeneration)
             if let lastScan {
                 let record = LastScanRecord(summary: lastScan, finished: Date().timeIntervalSince1970)
                 try db.execute(

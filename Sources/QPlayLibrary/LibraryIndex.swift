@@ -11,11 +11,16 @@ public final class LibraryIndex: Sendable {
     public let databasePath: FilePath
     /// Set while a scan writes, so two scans never interleave their batches.
     let scanning = Mutex(false)
+    /// The in-memory search table of the last query's snapshot (`searchTable(_:loading:)`).
+    let table = Mutex<SearchTable?>(nil)
+    /// Results this long trim the heap afterwards (`MemoryTrim`).
+    static let largeResult = 20_000
 
     /// Opens the index at `databasePath`, creating it (and migrating it to the current
     /// schema) when needed. Opening an existing index does no scan and reads no tracks.
     public init(databasePath: FilePath) throws {
         self.databasePath = databasePath
+        MemoryTrim.configure
         var configuration = Configuration()
         configuration.label = "qplay.library"
         // Readers: queries from several clients at once; each keeps its own page cache.
@@ -32,40 +37,63 @@ public final class LibraryIndex: Sendable {
     // MARK: Queries
 
     /// The tracks matching every predicate of `query`, in SPEC §2 order.
+    ///
+    /// Answered from the in-memory `SearchTable` of the last committed data (loaded on
+    /// the first query, reloaded on the first query after a write); by SQL while a scan
+    /// of this index is writing, so a scan's batches do not each cost a reload.
     public func search(_ query: Query, limit: Int? = nil) throws -> ItemCollection {
-        let statement = SearchSQL(query, limit: limit)
         let tracks = try pool.read { db in
-            let cursor = try Row.fetchCursor(
-                db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
-            var tracks: [Track] = []
-            while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
-            return tracks
+            guard let table = try searchTable(db, loading: true) else {
+                return try sqlSearch(query, limit: limit, db)
+            }
+            let ranks = try table.ranks(matching: query, db)
+            let total = ranks?.count ?? table.count
+            let wanted = min(total, max(limit ?? total, 0))
+            if let ranks {
+                return table.tracks(atRanks: ranks.prefix(wanted), reserving: wanted)
+            }
+            return table.tracks(atRanks: 0..<wanted, reserving: wanted)
+        }
+        if tracks.count >= Self.largeResult {
+            // Building it freed scratch memory the size of the result (FTS doclists,
+            // SQLite pages); hand it back rather than let glibc keep it.
+            MemoryTrim.releaseFreeMemory()
         }
         return ItemCollection(tracks)
     }
 
     /// How many tracks match `query`, without reading them.
     public func count(_ query: Query) throws -> Int {
-        let statement = SearchSQL(query, limit: nil)
-        let sql = "SELECT count(*) FROM (\(statement.sql))"
-        return try pool.read { db in
-            try Int.fetchOne(db, sql: sql, arguments: statement.arguments) ?? 0
+        try pool.read { db in
+            guard let table = try searchTable(db, loading: true) else {
+                let statement = SearchSQL(query, limit: nil)
+                return try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM (\(statement.sql))", arguments: statement.arguments) ?? 0
+            }
+            return try table.ranks(matching: query, db)?.count ?? table.count
         }
     }
 
     /// The tracks with these ids, in the order given (repeats kept); unknown ids left out.
     public func tracks(ids: [TrackID]) throws -> [Track] {
-        let found = try fetch(keys: Array(Set(ids)), column: "id")
-        var byID: [TrackID: Track] = [:]
-        for track in found { byID[track.id] = track }
-        return ids.compactMap { byID[$0] }
+        try pool.read { db in
+            // The table when it is current (never loaded just for this: a few ids are
+            // quick in SQL, and the daemon asks for them at start-up).
+            if let table = try searchTable(db, loading: false) {
+                return table.tracks(atRanks: ids.compactMap { table.rank(of: $0) }, reserving: ids.count)
+            }
+            let found = try fetch(keys: Array(Set(ids)), column: "id", db)
+            var byID: [TrackID: Track] = [:]
+            for track in found { byID[track.id] = track }
+            return ids.compactMap { byID[$0] }
+        }
     }
 
     /// The tracks at these paths (relative to the music directory, byte-exact), in the
     /// order given; unknown paths left out.
     public func tracks(paths: [FilePath]) throws -> [Track] {
         let keys = paths.map { Data(PathBytes.bytes($0)) }
-        let found = try fetch(keys: Array(Set(keys)), column: "path")
+        let found = try pool.read { db in try fetch(keys: Array(Set(keys)), column: "path", db) }
         var byPath: [Data: Track] = [:]
         for track in found { byPath[Data(PathBytes.bytes(track.path))] = track }
         return keys.compactMap { byPath[$0] }
@@ -119,21 +147,27 @@ public final class LibraryIndex: Sendable {
         }
     }
 
-    private func fetch(keys: [some DatabaseValueConvertible], column: String) throws -> [Track] {
-        guard !keys.isEmpty else { return [] }
-        return try pool.read { db in
-            var tracks: [Track] = []
-            // SQLite limits the number of bound variables per statement.
-            for start in stride(from: 0, to: keys.count, by: 500) {
-                let chunk = keys[start..<min(start + 500, keys.count)]
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT \(TrackRow.selection) FROM track WHERE \(column) IN (\(marks))",
-                    arguments: StatementArguments(Array(chunk)))
-                while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
-            }
-            return tracks
+    private func fetch(keys: [some DatabaseValueConvertible], column: String, _ db: Database) throws -> [Track] {
+        var tracks: [Track] = []
+        // SQLite limits the number of bound variables per statement.
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = keys[start..<min(start + 500, keys.count)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT \(TrackRow.selection) FROM track WHERE \(column) IN (\(marks))",
+                arguments: StatementArguments(Array(chunk)))
+            while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
         }
+        return tracks
+    }
+
+    /// The query in SQL (`SearchSQL`): the path taken while a scan writes.
+    func sqlSearch(_ query: Query, limit: Int?, _ db: Database) throws -> [Track] {
+        let statement = SearchSQL(query, limit: limit)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+        var tracks: [Track] = []
+        while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
+        return tracks
     }
 }
 

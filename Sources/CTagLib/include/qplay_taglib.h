@@ -48,6 +48,13 @@ typedef enum qp_tag_status {
 qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no);
 void qp_tag_info_free(qp_tag_info *info);
 
+// glibc's malloc_trim(0), for the library index (malloc.h is not in Swift's Glibc module).
+int qp_malloc_trim(void);
+// mallopt(M_MMAP_THRESHOLD, bytes): allocations this big get their own mapping, returned
+// to the kernel on free. Fixing it also stops glibc from raising the threshold (and the
+// trim threshold with it) after every large free.
+int qp_malloc_set_mmap_threshold(int bytes);
+
 #ifdef __cplusplus
 }
 #endif
