@@ -87,6 +87,7 @@ let package = Package(
             ]),
 
         .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
+        .executableTarget(name: "qplay-bench-daemon", path: "Benchmarks/DaemonBench"),
 
         // Tests
         .target(
