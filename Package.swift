@@ -84,7 +84,10 @@ let package = Package(
             dependencies: [
                 "QPlayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // Status bars and key bindings spawn qplay constantly: a statically linked
+            // Swift runtime spares the dynamic loader a dozen libraries per run.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
 
         .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
         .executableTarget(name: "qplay-bench-daemon", path: "Benchmarks/DaemonBench"),

@@ -26,7 +26,7 @@ struct StatusCommand: ParsableCommand {
 }
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Library totals and the last scan.")
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Library totals and the last scan.")
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
@@ -39,6 +39,7 @@ struct Stats: ParsableCommand {
 
 struct Update: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "update",
         abstract: "Rescan the music directory (or PATH inside it) for changes.")
     @Argument(help: "A folder or file relative to the music directory.") var path: String?
     @Flag(help: "Wait for the scan to finish: a progress bar on a terminal, then a summary.")
