@@ -117,4 +117,33 @@ struct FastEncodingTests {
             #expect(Response.failure(error).encodedLine(id: id) == (try reference(failure)))
         }
     }
+
+    static let requestLines = [
+        #"{"id":1,"cmd":"status"}"#, #"  { "cmd" : "ping" , "id" : "abc" }  "#, #"{"cmd":"status","id":null}"#,
+        #"{"id":-9007199254740993,"cmd":"seek","args":{"delta":-10}}"#, #"{"cmd":"seek","args":{"position":1.0}}"#,
+        #"{"cmd":"seek","args":{"position":1e2}}"#, #"{"cmd":"mode","args":{"repeat":"all","shuffle":true}}"#,
+        #"{"cmd":"search","args":{"where":[{"property":"title","op":"contains","value":"love"}],"limit":5}}"#,
+        #"{"cmd":"search","args":{"where":[{"property":"artist","op":"equals","value":"Beyoncé"}]}}"#,
+        #"{"cmd":"add","args":{"ids":[1,2,3,0]}}"#, #"{"cmd":"add","args":{"paths":["a\"b"]}}"#,
+        #"{"cmd":"subscribe","args":{"events":[]}}"#, #"{"cmd":"x","cmd":"y"}"#, #"{"id":01}"#, #"{"id":-0}"#,
+        #"{"id":1,}"#, #"{"id":1"#, #"[1,2]"#, #""status""#, "42", "true", "null", "", "   ", "{}", "[]",
+        #"{"a":[[[[[]]]]],"b":{"c":{}}}"#, #"{"id":123456789012345678901234}"#, #"{"id":1} x"#,
+        "{\"cmd\":\"ping\",\"id\":\"tab\there\"}", #"{"cmd":"status"}{"cmd":"ping"}"#,
+    ]
+
+    @Test func quickRequestReaderAgreesWithJSONDecoder() throws {
+        var quickCount = 0
+        for line in Self.requestLines {
+            let bytes = Array(line.utf8)
+            let quick = JSONInput.value(from: bytes)
+            let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            if let quick {
+                quickCount += 1
+                #expect(quick == foundation, "\(line)")
+            }
+        }
+        // Everyday requests take the quick path.
+        #expect(quickCount >= 12)
+        #expect(JSONInput.value(from: Array(#"{"id":1,"cmd":"status"}"#.utf8)) != nil)
+    }
 }
