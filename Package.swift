@@ -87,7 +87,11 @@ let package = Package(
             ],
             // Status bars and key bindings spawn qplay constantly: a statically linked
             // Swift runtime spares the dynamic loader a dozen libraries per run.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
+            // The static FoundationEssentials archive does not name these three itself.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"),
+                .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization"),
+            ]),
 
         .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
         .executableTarget(name: "qplay-bench-daemon", path: "Benchmarks/DaemonBench"),

@@ -14,6 +14,12 @@ extension QuietCommand {
     }
 }
 
+/// The quiet commands by name, for the quick path (QuickInvocation).
+let quietCommands: [String: Command] = [
+    "play": .play, "pause": .pause, "toggle": .toggle, "stop": .stop, "next": .next, "prev": .previous,
+    "clear": .clear,
+]
+
 struct Play: QuietCommand {
     static let configuration = CommandConfiguration(commandName: "play", abstract: "Start or resume playback.")
     @OptionGroup var options: ConnectionOptions
@@ -100,8 +106,12 @@ struct Release: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
+        try Self.release(button, connection: options.connection)
+    }
+
+    static func release(_ button: ButtonName, connection: Connection) throws {
         try performing {
-            guard let response = try options.run(.release(button.button)) else { return }
+            guard let response = try connection.run(.release(button.button)) else { return }
             let result = try response.result(as: ReleaseResult.self)
             Output.line("\(result.action.rawValue) (held \(result.heldMilliseconds) ms)")
         }

@@ -13,8 +13,12 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
+        try Self.show(format: format, connection: options.connection)
+    }
+
+    static func show(format: String?, connection: Connection) throws {
         try performing {
-            guard let response = try options.run(.status) else { return }
+            guard let response = try connection.run(.status) else { return }
             let status = try response.result(as: Status.self)
             if let format {
                 Output.line(StatusFormat.render(format, status: status))
