@@ -84,11 +84,19 @@ let package = Package(
             dependencies: [
                 "QPlayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Status bars and key bindings spawn qplay constantly: a statically linked
+            // Swift runtime spares the dynamic loader a dozen libraries per run.
+            // The static FoundationEssentials archive does not name these three itself.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"),
+                .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization"),
             ]),
 
         // Benchmark drivers (scripts/bench), not shipped
         .executableTarget(name: "qplay-bench", dependencies: ["QPlayLibrary"], path: "Benchmarks/LibraryBench"),
         .executableTarget(name: "qplay-bench-engine", dependencies: ["QPlayAudio"], path: "Benchmarks/EngineBench"),
+        .executableTarget(name: "qplay-bench-daemon", path: "Benchmarks/DaemonBench"),
 
         // Tests
         .target(

@@ -32,10 +32,14 @@ public struct Request: Sendable, Hashable {
     /// when the line had a usable one, so the error response can echo it.
     public static func decode(line: some Collection<UInt8>) -> Result<Request, RequestDecodingError> {
         let json: JSONValue
-        do {
-            json = try JSONDecoder().decode(JSONValue.self, from: Data(line))
-        } catch {
-            return .failure(.init(id: nil, error: .badRequest("invalid JSON: the line is not one JSON object")))
+        if let quick = JSONInput.value(from: line) {
+            json = quick
+        } else {
+            do {
+                json = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+            } catch {
+                return .failure(.init(id: nil, error: .badRequest("invalid JSON: the line is not one JSON object")))
+            }
         }
         guard case .object(let fields) = json else {
             return .failure(

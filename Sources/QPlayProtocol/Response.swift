@@ -8,9 +8,35 @@ public enum Response: Sendable {
 
     /// The response line for the request `id`, newline included.
     public func encodedLine(id: RequestID?) -> [UInt8] {
-        switch self {
+        if let line = fastLine(id: id) { return line }
+        return switch self {
         case .success(let result): WireCoding.line(SuccessEnvelope(id: id, result: result))
         case .failure(let error): WireCoding.line(FailureEnvelope(id: id, error: error))
+        }
+    }
+}
+
+extension Response {
+    /// The envelope written by hand when the result type can be (see JSONOutput).
+    private func fastLine(id: RequestID?) -> [UInt8]? {
+        switch self {
+        case .success(let result):
+            guard let result = result as? any WireEncodable else { return nil }
+            return WireCoding.fastLine { output in
+                output.raw("{")
+                output.key("id"); output.requestID(id); output.comma()
+                output.key("ok"); output.bool(true); output.comma()
+                output.key("result"); result.write(to: &output)
+                output.raw("}")
+            }
+        case .failure(let error):
+            return WireCoding.fastLine { output in
+                output.raw("{")
+                output.key("error"); error.write(to: &output); output.comma()
+                output.key("id"); output.requestID(id); output.comma()
+                output.key("ok"); output.bool(false)
+                output.raw("}")
+            }
         }
     }
 }

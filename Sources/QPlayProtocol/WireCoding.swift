@@ -9,6 +9,9 @@ import Foundation
 public enum WireCoding {
     /// A value as one JSON line, newline included.
     public static func line(_ value: some Encodable) -> [UInt8] {
+        if let value = value as? any WireEncodable, let line = fastLine(value.write) {
+            return line
+        }
         do {
             var bytes = try bytes(value)
             bytes.append(UInt8(ascii: "\n"))
@@ -17,6 +20,16 @@ public enum WireCoding {
             // Only a non-conforming value (e.g. NaN in a custom type) gets here.
             return Array(#"{"id":null,"ok":false,"error":{"code":"internal_error","message":"could not encode a reply"}}"#.utf8) + [10]
         }
+    }
+
+    /// The line the hand-written encoder writes, or nil when only JSONEncoder spells
+    /// the value for sure.
+    static func fastLine(_ write: (inout JSONOutput) -> Void) -> [UInt8]? {
+        var output = JSONOutput()
+        write(&output)
+        guard output.exact else { return nil }
+        output.bytes.append(UInt8(ascii: "\n"))
+        return output.bytes
     }
 
     /// A value as compact JSON, no newline. Keys are sorted: the encoder would otherwise

@@ -13,6 +13,26 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the protocol result unchanged (JSON).")
     var json = false
 
+    /// The same settings as a plain value (the quick path in QuickInvocation has no
+    /// ArgumentParser behind it).
+    var connection: Connection { Connection(socket: socket, json: json) }
+
+    var socketPath: String { connection.socketPath }
+
+    func connect(timeout: Double? = 30) throws -> SocketClient {
+        try connection.connect(timeout: timeout)
+    }
+
+    func run(_ command: Command) throws -> ResponseMessage? {
+        try connection.run(command)
+    }
+}
+
+/// Where the daemon is and how to print results: what `--socket` and `--json` say.
+struct Connection {
+    var socket: String?
+    var json: Bool
+
     var socketPath: String { SocketPath.resolve(explicit: socket) }
 
     /// Connects, or exits 3 saying where it looked and how to start a daemon.

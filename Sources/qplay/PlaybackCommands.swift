@@ -14,38 +14,45 @@ extension QuietCommand {
     }
 }
 
+/// The quiet commands by name, for the quick path (QuickInvocation).
+let quietCommands: [String: Command] = [
+    "play": .play, "pause": .pause, "toggle": .toggle, "stop": .stop, "next": .next, "prev": .previous,
+    "clear": .clear,
+]
+
 struct Play: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Start or resume playback.")
+    static let configuration = CommandConfiguration(commandName: "play", abstract: "Start or resume playback.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .play }
 }
 
 struct Pause: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause playback.")
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause playback.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .pause }
 }
 
 struct Toggle: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause when playing, else play.")
+    static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause when playing, else play.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .toggle }
 }
 
 struct Stop: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop playback.")
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop playback.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .stop }
 }
 
 struct Next: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Skip to the next entry.")
+    static let configuration = CommandConfiguration(commandName: "next", abstract: "Skip to the next entry.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .next }
 }
 
 struct Prev: QuietCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prev",
         abstract: "Restart the track when more than 3 s have played, else go to the previous entry.")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .previous }
@@ -53,13 +60,14 @@ struct Prev: QuietCommand {
 
 struct Clear: QuietCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clear",
         abstract: "Empty the queue (takes effect at the next track change).")
     @OptionGroup var options: ConnectionOptions
     var command: Command { .clear }
 }
 
 struct Ping: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers.")
+    static let configuration = CommandConfiguration(commandName: "ping", abstract: "Check that the daemon answers.")
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
@@ -83,6 +91,7 @@ enum ButtonName: String, ExpressibleByArgument, CaseIterable {
 
 struct Press: QuietCommand {
     static let configuration = CommandConfiguration(
+        commandName: "press",
         abstract: "Press a button (bind to key-down); hold it to scan, see `release`.")
     @Argument(help: "next or prev") var button: ButtonName
     @OptionGroup var options: ConnectionOptions
@@ -91,13 +100,18 @@ struct Press: QuietCommand {
 
 struct Release: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "release",
         abstract: "Release a pressed button (bind to key-up): a tap skips, a hold has scanned.")
     @Argument(help: "next or prev") var button: ButtonName
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
+        try Self.release(button, connection: options.connection)
+    }
+
+    static func release(_ button: ButtonName, connection: Connection) throws {
         try performing {
-            guard let response = try options.run(.release(button.button)) else { return }
+            guard let response = try connection.run(.release(button.button)) else { return }
             let result = try response.result(as: ReleaseResult.self)
             Output.line("\(result.action.rawValue) (held \(result.heldMilliseconds) ms)")
         }
@@ -106,6 +120,7 @@ struct Release: ParsableCommand {
 
 struct Seek: QuietCommand {
     static let configuration = CommandConfiguration(
+        commandName: "seek",
         abstract: "Seek in the current track.",
         discussion: "POSITION: +SECONDS or -SECONDS (relative), SECONDS, M:SS or H:MM:SS (absolute).")
     // Captures `-10`, which would otherwise read as an option.
@@ -124,6 +139,7 @@ struct Seek: QuietCommand {
 
 struct Vol: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "vol",
         abstract: "Show or set the volume: N (0–100), +N or -N.")
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("N, +N or -N.", valueName: "VOLUME"))
     var volume: [String] = []
@@ -162,7 +178,7 @@ enum Switch: String, ExpressibleByArgument, CaseIterable {
 }
 
 struct Shuffle: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Shuffle on or off.")
+    static let configuration = CommandConfiguration(commandName: "shuffle", abstract: "Shuffle on or off.")
     @Argument(help: "on or off") var setting: Switch
     @OptionGroup var options: ConnectionOptions
 

@@ -30,6 +30,14 @@ struct QPlay: ParsableCommand {
     static func main() {
         // A closed pipe is an error return from write(), handled where it happens.
         signal(SIGPIPE, SIG_IGN)
+        if let quick = QuickInvocation(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try quick.run()
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

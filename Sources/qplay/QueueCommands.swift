@@ -27,6 +27,7 @@ struct TrackSelection: ParsableArguments {
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "List library tracks: title contains TEXT, and every --where holds.")
     @OptionGroup var selection: TrackSelection
     @Option(help: "At most N tracks.") var limit: Int?
@@ -51,6 +52,7 @@ struct Search: ParsableCommand {
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add tracks to the queue; on an empty queue they start playing.",
         discussion: "Examples: qplay add love; qplay add --where artist=Beyoncé --where album~live; qplay add --id 42")
     @OptionGroup var selection: TrackSelection
@@ -105,21 +107,21 @@ struct Position: ExpressibleByArgument {
 }
 
 struct Remove: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove the entry at position N (1-based).")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the entry at position N (1-based).")
     @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
     @OptionGroup var options: ConnectionOptions
     var command: Command { .remove(.index(position.index)) }
 }
 
 struct Jump: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Play the entry at position N (1-based).")
+    static let configuration = CommandConfiguration(commandName: "jump", abstract: "Play the entry at position N (1-based).")
     @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
     @OptionGroup var options: ConnectionOptions
     var command: Command { .jump(.index(position.index)) }
 }
 
 struct Move: QuietCommand {
-    static let configuration = CommandConfiguration(abstract: "Move the entry at FROM to position TO (1-based).")
+    static let configuration = CommandConfiguration(commandName: "move", abstract: "Move the entry at FROM to position TO (1-based).")
     @Argument(help: "Current position.") var from: Position
     @Argument(help: "New position.") var to: Position
     @OptionGroup var options: ConnectionOptions

@@ -13,8 +13,12 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
+        try Self.show(format: format, connection: options.connection)
+    }
+
+    static func show(format: String?, connection: Connection) throws {
         try performing {
-            guard let response = try options.run(.status) else { return }
+            guard let response = try connection.run(.status) else { return }
             let status = try response.result(as: Status.self)
             if let format {
                 Output.line(StatusFormat.render(format, status: status))
@@ -26,7 +30,7 @@ struct StatusCommand: ParsableCommand {
 }
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Library totals and the last scan.")
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Library totals and the last scan.")
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
@@ -39,6 +43,7 @@ struct Stats: ParsableCommand {
 
 struct Update: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "update",
         abstract: "Rescan the music directory (or PATH inside it) for changes.")
     @Argument(help: "A folder or file relative to the music directory.") var path: String?
     @Flag(help: "Wait for the scan to finish: a progress bar on a terminal, then a summary.")

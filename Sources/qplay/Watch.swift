@@ -7,6 +7,7 @@ import Glibc
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print a line whenever the player changes (for status bars).",
         discussion: """
             Subscribes to the daemon's events; never polls. While playing it also prints once \

@@ -194,7 +194,9 @@ public final class SocketServer: Sendable {
             ConnectionHandler(
                 id: id, greeting: greeting, lineLimit: configuration.lineLimit, frames: continuation,
                 onClose: { [self] in _ = self.state.withLock { $0.clients.removeValue(forKey: id) } }))
-        Task { await self.serve(id, channel: channel, frames: frames) }
+        Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {
+            await self.serve(id, channel: channel, frames: frames)
+        }
     }
 
     /// The request loop of one connection: one request at a time, so responses leave in
@@ -224,7 +226,16 @@ public final class SocketServer: Sendable {
                         }
                         continue
                     }
-                    let response = await handler.handle(request, connection: id)
+                    let response: Response
+                    if request.command.isAnsweredFromMemory {
+                        response = await handler.handle(request, connection: id)
+                    } else {
+                        // Searches, scans and state writes may take milliseconds: off the
+                        // event loop, so that other clients' requests keep flowing.
+                        response = await withTaskExecutorPreference(globalConcurrentExecutor) {
+                            await handler.handle(request, connection: id)
+                        }
+                    }
                     reply = response.encodedLine(id: request.id)
                 }
             }
@@ -234,7 +245,20 @@ public final class SocketServer: Sendable {
     }
 
     private func write(_ line: [UInt8], to channel: any Channel) {
-        // On a connection the client already closed this fails, which harms nothing.
+        // On the channel's event loop (the request loop's executor) this writes at once;
+        // elsewhere NIO hops to the loop. On a connection the client already closed this
+        // fails, which harms nothing.
         channel.writeAndFlush(ByteBuffer(bytes: line), promise: nil)
+    }
+}
+
+extension Command {
+    /// Commands the daemon answers from state it holds in memory, without disk or
+    /// library work: they run on the connection's event loop.
+    var isAnsweredFromMemory: Bool {
+        switch self {
+        case .ping, .status: true
+        default: false
+        }
     }
 }

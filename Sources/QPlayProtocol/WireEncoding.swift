@@ -1,0 +1,186 @@
+// The hot wire types write their JSON by hand (see JSONOutput). Keys go in sorted
+// order, values as their Codable conformances encode them, so the bytes equal
+// JSONEncoder's; Tests/QPlayProtocolTests/FastEncodingTests.swift compares the two.
+
+extension Track: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("album"); output.string(album); output.comma()
+        output.key("album_artist"); output.string(albumArtist); output.comma()
+        output.key("artist"); output.string(artist); output.comma()
+        output.key("disc"); output.integer(disc); output.comma()
+        output.key("duration"); output.number(duration.map(Seconds.rounded)); output.comma()
+        output.key("genre"); output.string(genre); output.comma()
+        output.key("id"); output.integer(id); output.comma()
+        output.key("path"); output.string(path); output.comma()
+        output.key("title"); output.string(title); output.comma()
+        output.key("track"); output.integer(track); output.comma()
+        output.key("year"); output.integer(year)
+        output.raw("}")
+    }
+}
+
+extension OutputStatus: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("error"); output.string(error); output.comma()
+        output.key("name"); output.string(name)
+        output.raw("}")
+    }
+}
+
+extension Status: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("duration"); output.number(duration.map(Seconds.rounded)); output.comma()
+        output.key("entry"); output.integer(entry); output.comma()
+        output.key("index"); output.integer(index); output.comma()
+        output.key("output"); output.value(self.output); output.comma()
+        output.key("position"); output.number(position.map(Seconds.rounded)); output.comma()
+        output.key("queue_length"); output.integer(queueLength); output.comma()
+        output.key("queue_modified"); output.bool(queueModified); output.comma()
+        output.key("repeat"); output.string(self.repeat.rawValue); output.comma()
+        output.key("seeking"); output.string(seeking.rawValue); output.comma()
+        output.key("shuffle"); output.bool(shuffle); output.comma()
+        output.key("state"); output.string(state.rawValue); output.comma()
+        output.key("track"); output.value(track); output.comma()
+        output.key("volume"); output.integer(volume)
+        output.raw("}")
+    }
+}
+
+extension Entry: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("entry"); output.integer(entry); output.comma()
+        output.key("index"); output.integer(index); output.comma()
+        output.key("track"); output.value(track)
+        output.raw("}")
+    }
+}
+
+extension Queue: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("current"); output.integer(current); output.comma()
+        output.key("entries"); output.array(entries); output.comma()
+        output.key("modified"); output.bool(modified)
+        output.raw("}")
+    }
+}
+
+extension SearchResult: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("tracks"); output.array(tracks)
+        output.raw("}")
+    }
+}
+
+extension EmptyResult: WireEncodable {
+    func write(to output: inout JSONOutput) { output.raw("{}") }
+}
+
+extension AddResult: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("added"); output.integer(added); output.comma()
+        output.key("started"); output.bool(started)
+        output.raw("}")
+    }
+}
+
+extension ReleaseResult: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("action"); output.string(action.rawValue); output.comma()
+        output.key("held_ms"); output.integer(heldMilliseconds)
+        output.raw("}")
+    }
+}
+
+extension UpdateStarted: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("started"); output.bool(started)
+        output.raw("}")
+    }
+}
+
+extension QueueChange: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("length"); output.integer(length); output.comma()
+        output.key("modified"); output.bool(modified)
+        output.raw("}")
+    }
+}
+
+extension ScanProgressUpdate: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("done"); output.bool(done); output.comma()
+        output.key("rate"); output.number(rate.isFinite ? (rate * 10).rounded() / 10 : 0); output.comma()
+        output.key("seen"); output.integer(seen); output.comma()
+        output.key("total"); output.integer(total)
+        output.raw("}")
+    }
+}
+
+extension Event: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("data")
+        switch self {
+        case .player(let status): output.value(status)
+        case .queue(let change): output.value(change)
+        case .scan(let progress): output.value(progress)
+        }
+        output.comma()
+        output.key("event"); output.string(kind.rawValue)
+        output.raw("}")
+    }
+}
+
+extension Greeting: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("protocol"); output.string(self.protocol); output.comma()
+        output.key("version"); output.string(version)
+        output.raw("}")
+    }
+}
+
+extension ProtocolError: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("code"); output.string(code.rawValue); output.comma()
+        output.key("message"); output.string(message)
+        output.raw("}")
+    }
+}
+
+extension RequestID {
+    func write(to output: inout JSONOutput) {
+        switch self {
+        case .integer(let value): output.integer(value)
+        case .number(let value): output.number(value)
+        case .string(let value): output.string(value)
+        }
+    }
+}
+
+extension JSONOutput {
+    mutating func array<Element: WireEncodable>(_ elements: [Element]) {
+        raw("[")
+        for (offset, element) in elements.enumerated() {
+            if offset > 0 { comma() }
+            element.write(to: &self)
+        }
+        raw("]")
+    }
+
+    mutating func requestID(_ id: RequestID?) {
+        if let id { id.write(to: &self) } else { null() }
+    }
+}
