@@ -95,6 +95,23 @@ public final class DaemonProcess: @unchecked Sendable {
         try runProcess(BuiltProducts.url("qplay"), arguments, environment: environment)
     }
 
+    /// Writes a config file into the test's folder; pass `["--config", path]` to `start`.
+    public func writeConfig(_ text: String) throws -> String {
+        let path = directory.appending("config.toml")
+        try directory.write(Array(text.utf8), to: path)
+        return path.string
+    }
+
+    /// Waits until the start-up scan has indexed the music folder: an `update --wait`
+    /// runs after the scan under way, so its answer comes when both are done.
+    public func waitForLibrary() throws {
+        let client = try self.client()
+        let response = try client.request("update", ["wait": true])
+        guard response["ok"] as? Bool == true else {
+            throw LineSocketClient.Failure(description: "update failed: \(response)")
+        }
+    }
+
     /// SIGTERM, then waits for exit; returns the exit status.
     @discardableResult
     public func stop() -> Int32 {

@@ -10,6 +10,7 @@ import Glibc
 public final class LineSocketClient {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     private let fd: Int32
