@@ -124,9 +124,11 @@ public final class LineReadingProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// SIGKILL: a child started from a test thread inherits that thread's signal mask,
+    /// in which SIGTERM may be blocked.
     public func terminate() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

@@ -4,8 +4,8 @@ import Testing
 
 // Helpers for the end-to-end tests: a real qplayd on its own socket, data folder and
 // `file:` capture, driven by the real qplay binary and raw socket clients. The tests
-// block (processes, sockets), so each runs on a thread of its own (`onThread`) and
-// they can run side by side without starving Swift's cooperative pool.
+// are synchronous and block (processes, sockets): `#expect` must run in the test's own
+// context to be attributed to it, so they do not hop to threads of their own.
 
 /// A started daemon whose start-up scan has indexed `music` (Samples/ by default).
 func startedDaemon(music: String = SampleCatalog.directory.string, config: String? = nil) throws -> DaemonProcess {

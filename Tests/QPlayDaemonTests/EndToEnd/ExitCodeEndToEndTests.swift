@@ -5,8 +5,8 @@ import Testing
 /// SPEC §7 exit codes of the real qplay: 3 with no daemon, 2 for usage, 1 for refusals.
 @Suite("End to end: qplay exit codes", .timeLimit(.minutes(2)))
 struct ExitCodeEndToEndTests {
-    @Test func noDaemonExits3SayingWhereItLookedAndHowToStartOne() async throws {
-        try await onThread {
+    @Test func noDaemonExits3SayingWhereItLookedAndHowToStartOne() throws {
+        do {
             let directory = TemporaryDirectory("qplay-e2e-nodaemon")
             defer { directory.remove() }
             let socket = directory.appending("nobody.sock").string
@@ -23,8 +23,8 @@ struct ExitCodeEndToEndTests {
         }
     }
 
-    @Test func usageErrorsExit2AndRefusalsExit1() async throws {
-        try await onThread {
+    @Test func usageErrorsExit2AndRefusalsExit1() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()

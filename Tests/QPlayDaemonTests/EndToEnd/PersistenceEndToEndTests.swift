@@ -6,8 +6,8 @@ import Testing
 /// `kill -9`; the daemon comes back paused.
 @Suite("End to end: persistence across kill -9", .timeLimit(.minutes(2)))
 struct PersistenceEndToEndTests {
-    @Test func killNineAndRestartRestoresQueueEntryAndPositionPaused() async throws {
-        try await onThread {
+    @Test func killNineAndRestartRestoresQueueEntryAndPositionPaused() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()

@@ -15,8 +15,8 @@ struct SecurityEndToEndTests {
         return info.st_mode
     }
 
-    @Test func socketIsPrivateAndASecondDaemonRefusesToStart() async throws {
-        try await onThread {
+    @Test func socketIsPrivateAndASecondDaemonRefusesToStart() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()
@@ -40,8 +40,8 @@ struct SecurityEndToEndTests {
         }
     }
 
-    @Test func aStaleSocketLeftByKillNineIsReplaced() async throws {
-        try await onThread {
+    @Test func aStaleSocketLeftByKillNineIsReplaced() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()

@@ -6,8 +6,8 @@ import Testing
 /// real daemon (SPEC §3, §7).
 @Suite("End to end: transport and queue commands", .timeLimit(.minutes(2)))
 struct TransportTests {
-    @Test func aTapOfNextSkipsEvenWhenPressAndReleaseComeFromTwoProcesses() async throws {
-        try await onThread {
+    @Test func aTapOfNextSkipsEvenWhenPressAndReleaseComeFromTwoProcesses() throws {
+        do {
             // Key bindings run `qplay press` on key-down and another `qplay release` on
             // key-up. The tap threshold is raised so that starting two processes on a
             // busy machine still counts as a tap; the daemon measures the hold itself.
@@ -29,8 +29,8 @@ struct TransportTests {
         }
     }
 
-    @Test func holdingNextScansForwardAtTheScanRate() async throws {
-        try await onThread {
+    @Test func holdingNextScansForwardAtTheScanRate() throws {
+        do {
             let music = TemporaryDirectory("qplay-e2e-music")
             defer { music.remove() }
             _ = try GeneratedAudio.sweep(in: music, name: "long sweep.mp3", seconds: 30, vbr: false)
@@ -62,8 +62,8 @@ struct TransportTests {
         }
     }
 
-    @Test func seekVolumeRepeatAndShuffle() async throws {
-        try await onThread {
+    @Test func seekVolumeRepeatAndShuffle() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()
@@ -125,8 +125,8 @@ struct TransportTests {
         }
     }
 
-    @Test func jumpRemoveMoveAndClearFollowTheQueueRules() async throws {
-        try await onThread {
+    @Test func jumpRemoveMoveAndClearFollowTheQueueRules() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()

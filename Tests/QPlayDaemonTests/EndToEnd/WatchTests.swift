@@ -16,8 +16,8 @@ struct WatchTests {
         return object
     }
 
-    @Test func waybarLinesFollowChangesAndSurviveARestart() async throws {
-        try await onThread {
+    @Test func waybarLinesFollowChangesAndSurviveARestart() throws {
+        do {
             let daemon = try startedDaemon()
             defer {
                 daemon.stop()
