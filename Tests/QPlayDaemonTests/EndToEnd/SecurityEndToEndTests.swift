@@ -53,6 +53,11 @@ struct SecurityEndToEndTests {
             try daemon.start()
             #expect(try daemon.qplay("ping").status == 0)
             #expect(daemon.log.contains("stale"), "\(daemon.log)")
+
+            // SIGTERM, by contrast, exits 0 and takes the socket away.
+            #expect(daemon.stop() == 0)
+            #expect(mode(daemon.socketPath) == nil, "the socket is removed on a clean exit")
+            #expect(try daemon.qplay("status").status == 3)
         }
     }
 }
