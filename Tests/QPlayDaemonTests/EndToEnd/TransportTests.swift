@@ -77,7 +77,8 @@ struct TransportTests {
             let before = try #require(number(try control.status()["position"]))
             let seeked = try daemon.qplayJSON("seek", "+2")
             let target = try #require(number(seeked["position"]))
-            #expect(target >= before + 1.8 && target < before + 2.8, "seek +2 from \(before) answered \(target)")
+            // Upper bound: starting qplay takes a while on a busy machine, and the track plays on.
+            #expect(target >= before + 1.8 && target < before + 3.5, "seek +2 from \(before) answered \(target)")
             #expect(title(seeked) == "Morning")
             let absolute = try daemon.qplayJSON("seek", "0:01")
             #expect(abs((number(absolute["position"]) ?? -1) - 1) < 0.5)
@@ -137,9 +138,12 @@ struct TransportTests {
             try daemon.qplayOK("add", "--where", "album~day")
             #expect(try control.status()["queue_modified"] as? Bool == true)
 
-            // jump installs the modified queue, then plays the entry.
+            // jump installs the modified queue, then plays the entry — from its start,
+            // as the status it answers says (not the position the old track had got to).
+            try control.ok("seek", ["position": 2.0])
             let jumped = try daemon.qplayJSON("jump", "4")
             #expect(title(jumped) == "Morning")
+            #expect((number(jumped["position"]) ?? 9) < 1)
             #expect(jumped["index"] as? Int == 3)
             #expect(jumped["queue_modified"] as? Bool == false)
 
