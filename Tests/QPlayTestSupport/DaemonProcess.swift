@@ -14,7 +14,7 @@ public final class DaemonProcess: @unchecked Sendable {
     public let musicDirectory: String
     public let capturePath: String
     public let logPath: String
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// `music`: the folder to serve (Samples/ by default). `extraArguments` go to qplayd.
     public init(music: String = SampleCatalog.directory.string, directory: TemporaryDirectory = TemporaryDirectory("qplayd")) {
@@ -40,25 +40,20 @@ public final class DaemonProcess: @unchecked Sendable {
          "--output", "file:\(capturePath)"]
     }
 
-    /// Starts qplayd and waits until it answers on its socket.
+    /// Starts qplayd and waits until it answers on its socket. Its output is appended
+    /// to `logPath` (every start of the same daemon, for the failure messages).
     public func start(_ extraArguments: [String] = []) throws {
-        let process = Process()
-        process.executableURL = BuiltProducts.url("qplayd")
-        process.arguments = standardArguments + extraArguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        process.standardError = log
-        process.standardOutput = log
-        try process.run()
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard log >= 0 else { throw LineSocketClient.Failure(description: "cannot open \(logPath)") }
+        defer { close(log) }
+        let process = try SpawnedProcess(
+            BuiltProducts.url("qplayd"), standardArguments + extraArguments, environment: environment,
+            stdout: log, stderr: log)
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if !process.isRunning {
-                throw LineSocketClient.Failure(description: "qplayd exited with \(process.terminationStatus):\n\(self.log)")
+                throw LineSocketClient.Failure(description: "qplayd exited with \(process.wait()):\n\(self.log)")
             }
             if let client = try? LineSocketClient(path: socketPath, timeoutSeconds: 2),
                 (try? client.readLine()) != nil
@@ -76,7 +71,7 @@ public final class DaemonProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process?.isRunning ?? false }
 
-    public var pid: Int32 { process?.processIdentifier ?? 0 }
+    public var pid: Int32 { process?.pid ?? 0 }
 
     /// A new raw client, greeting already read.
     public func client() throws -> LineSocketClient {
@@ -95,20 +90,36 @@ public final class DaemonProcess: @unchecked Sendable {
         try runProcess(BuiltProducts.url("qplay"), arguments, environment: environment)
     }
 
-    /// SIGTERM, then waits for exit; returns the exit status.
+    /// Writes a config file into the test's folder; pass `["--config", path]` to `start`.
+    public func writeConfig(_ text: String) throws -> String {
+        let path = directory.appending("config.toml")
+        try directory.write(Array(text.utf8), to: path)
+        return path.string
+    }
+
+    /// Waits until the start-up scan has indexed the music folder: an `update --wait`
+    /// runs after the scan under way, so its answer comes when both are done.
+    public func waitForLibrary() throws {
+        let client = try self.client()
+        let response = try client.request("update", ["wait": true])
+        guard response["ok"] as? Bool == true else {
+            throw LineSocketClient.Failure(description: "update failed: \(response)")
+        }
+    }
+
+    /// SIGTERM, then waits for exit; returns the exit status (128 + N: signal N).
     @discardableResult
     public func stop() -> Int32 {
-        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        guard let process else { return 0 }
+        process.signal(SIGTERM)
+        return process.wait()
     }
 
     /// SIGKILL: a crash, as far as the daemon can tell.
     public func kill9() {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard let process else { return }
+        process.signal(SIGKILL)
+        process.wait()
     }
 
     /// The captured output so far, as interleaved S16LE stereo at 44.1 kHz.

@@ -33,3 +33,23 @@ public enum ToneSequence {
         return result
     }
 }
+
+extension ToneSequence {
+    /// The longest run of frames in which every channel is near zero: a gap in what
+    /// was played (the Samples are steady tones, so music never sits at zero).
+    public static func longestSilence(in samples: [Int16], channels: Int = 2, threshold: Int16 = 64) -> Int {
+        var longest = 0
+        var run = 0
+        var frame = 0
+        while (frame + 1) * channels <= samples.count {
+            var silent = true
+            for channel in 0..<channels where abs(Int(samples[frame * channels + channel])) >= Int(threshold) {
+                silent = false
+            }
+            run = silent ? run + 1 : 0
+            longest = max(longest, run)
+            frame += 1
+        }
+        return longest
+    }
+}

@@ -25,10 +25,6 @@ struct CommandDispatcher: RequestHandler {
         }
     }
 
-    func connectionClosed(_ connection: ConnectionID) async {
-        await player.connectionClosed(connection)
-    }
-
     private func respond(to command: Command, connection: ConnectionID) async throws -> Response {
         let index = library.index
         switch command {
@@ -92,7 +88,7 @@ struct CommandDispatcher: RequestHandler {
             }
             return .success(await player.status())
         case .press(let button):
-            await player.press(QPlayEngine.Button(button), connection: connection)
+            await player.press(QPlayEngine.Button(button))
             return .empty
         case .release(let button):
             let (action, held) = try await player.release(QPlayEngine.Button(button))

@@ -21,8 +21,12 @@ actor PlayerService {
     private let origin: ContinuousClock.Instant
     private var deadline: Task<Void, Never>?
     private var background: [Task<Void, Never>] = []
-    /// The connection holding each button down, so a vanished client releases it.
-    private var pressedBy: [QPlayEngine.Button: ConnectionID] = [:]
+    /// Where the audio thread was last told to be (a `play` or `seek`) until its
+    /// snapshot shows it got there. Commands are only queued for the audio thread, so
+    /// for a moment after one its snapshot still tells of the old track or position:
+    /// the status answering `next` or `seek`, and the position the next command is
+    /// computed from (a second `seek +10` right after the first), use this instead.
+    private var commanded: CommandedPosition?
 
     init(
         engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath,
@@ -75,12 +79,23 @@ actor PlayerService {
 
     private var now: Duration { clock.now - origin }
 
-    /// The current track's position as the audio thread reports it: frames handed to
-    /// the device minus what the device has not played yet.
-    private var position: Double { audio.snapshot.position }
+    /// The current track's position as the audio thread reports it (frames handed to
+    /// the device minus what the device has not played yet), or where it was told to go
+    /// while it has not got there yet.
+    private var position: Double {
+        let snapshot = audio.snapshot
+        guard let commanded else { return snapshot.position }
+        let now = clock.now
+        if commanded.reached(by: snapshot, now: now) {
+            self.commanded = nil
+            return snapshot.position
+        }
+        return commanded.expected(at: now)
+    }
 
     func status() -> QPlayProtocol.Status {
-        QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
+        let position = self.position
+        return QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
     }
 
     func queue() -> QPlayProtocol.Queue {
@@ -106,23 +121,17 @@ actor PlayerService {
         apply(output)
     }
 
-    func press(_ button: QPlayEngine.Button, connection: ConnectionID) {
-        pressedBy[button] = connection
+    /// A press is not tied to the connection that sent it: key bindings run one `qplay
+    /// press` and, at key-up, another process's `qplay release`. A press that is never
+    /// released ends itself at the engine's maximum hold.
+    func press(_ button: QPlayEngine.Button) {
         apply(engine.press(button, now: now, position: position))
     }
 
     func release(_ button: QPlayEngine.Button) throws(EngineError) -> (action: QPlayEngine.ButtonAction, heldMilliseconds: Int) {
-        pressedBy[button] = nil
         let result = try engine.release(button, now: now, position: position)
         apply(result.output)
         return (result.action, result.heldMilliseconds)
-    }
-
-    /// A client that pressed a button and went away lets go of it, as a key would.
-    func connectionClosed(_ connection: ConnectionID) {
-        for (button, holder) in pressedBy where holder == connection {
-            _ = try? release(button)
-        }
     }
 
     // MARK: Carrying out
@@ -150,17 +159,32 @@ actor PlayerService {
     }
 
     private func send(_ command: AudioCommand) {
+        let now = clock.now
         switch command {
         case .play(let request, let from, let paused):
+            commanded = CommandedPosition(token: request.token, seeking: false, seconds: from, at: now, moving: !paused)
             audio.play(item(request), from: from, paused: paused)
         case .setNext(let request):
             audio.setNext(request.map(item))
-        case .pause: audio.pause()
-        case .resume: audio.resume()
-        case .stop: audio.stop()
-        case .seek(let seconds): audio.seek(to: seconds)
+        case .pause:
+            commanded = commanded.map { $0.paused(at: now) }
+            audio.pause()
+        case .resume:
+            commanded = commanded.map { $0.resumed(at: now) }
+            audio.resume()
+        case .stop:
+            commanded = nil
+            audio.stop()
+        case .seek(let seconds):
+            let moving = engine.status(position: 0).state == .playing
+            commanded = CommandedPosition(
+                token: commanded?.token, seeking: true, seconds: seconds, at: now, moving: moving)
+            audio.seek(to: seconds)
         case .volume(let percent): audio.setVolume(percent)
-        case .scan(let rate): audio.startScan(rate: rate)
+        case .scan(let rate):
+            // While scanning, the snapshot is the only truth.
+            commanded = nil
+            audio.startScan(rate: rate)
         case .endScan: audio.endScan()
         }
     }

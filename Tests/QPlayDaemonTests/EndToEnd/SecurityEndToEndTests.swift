@@ -1,0 +1,63 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SPEC §5: permissions, a single instance, and a crash's leftover socket.
+@Suite("End to end: socket safety", .timeLimit(.minutes(2)))
+struct SecurityEndToEndTests {
+    func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode
+    }
+
+    @Test func socketIsPrivateAndASecondDaemonRefusesToStart() throws {
+        do {
+            let daemon = try startedDaemon()
+            defer {
+                daemon.stop()
+                daemon.directory.remove()
+            }
+            let socketMode = try #require(mode(daemon.socketPath))
+            #expect(socketMode & S_IFMT == S_IFSOCK)
+            #expect(socketMode & 0o777 == 0o600)
+            let directory = (daemon.socketPath as NSString).deletingLastPathComponent
+            #expect((mode(directory) ?? 0) & 0o777 == 0o700)
+
+            let second = try runProcess(
+                BuiltProducts.url("qplayd"),
+                ["--music", daemon.musicDirectory, "--socket", daemon.socketPath,
+                 "--data-dir", daemon.directory.appending("data2").string, "--output", "null"],
+                environment: daemon.environment)
+            #expect(second.status != 0)
+            #expect(second.stderr.contains("already running"), "\(second.stderr)")
+            #expect(second.stderr.contains(daemon.socketPath))
+            #expect(try daemon.qplay("ping").status == 0, "the first daemon still serves")
+        }
+    }
+
+    @Test func aStaleSocketLeftByKillNineIsReplaced() throws {
+        do {
+            let daemon = try startedDaemon()
+            defer {
+                daemon.stop()
+                daemon.directory.remove()
+            }
+            daemon.kill9()
+            #expect((mode(daemon.socketPath) ?? 0) & S_IFMT == S_IFSOCK, "kill -9 leaves the socket behind")
+            #expect(try daemon.qplay("status").status == 3)
+            try daemon.start()
+            #expect(try daemon.qplay("ping").status == 0)
+            #expect(daemon.log.contains("stale"), "\(daemon.log)")
+
+            // SIGTERM, by contrast, exits 0 and takes the socket away.
+            #expect(daemon.stop() == 0)
+            #expect(mode(daemon.socketPath) == nil, "the socket is removed on a clean exit")
+            #expect(try daemon.qplay("status").status == 3)
+        }
+    }
+}
