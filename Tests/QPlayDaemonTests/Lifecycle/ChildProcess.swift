@@ -32,6 +32,11 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// A test that throws half-way must not leave its child running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
 

@@ -183,8 +183,14 @@ import Glibc
         let path = dir.appending("state.sqlite")
         let child = try ChildProcess(
             role: "state-hammer", environment: ["QPLAY_TEST_DB": path.string], logPath: dir.appending("child.log"))
-        try child.waitUntil("the database") { fileExists(path) }
-        let observer = try StateStore<TestPlayerState>(path: path)
+        // Opening migrates the schema; wait until the child has made it, or both would
+        // try to create the same tables.
+        var opened: StateStore<TestPlayerState>?
+        try child.waitUntil("the database") {
+            opened = fileExists(path) ? try? StateStore<TestPlayerState>(path: path) : nil
+            return opened != nil
+        }
+        let observer = try #require(opened)
         try child.waitUntil("200 saves") { (try observer.load()?.state.counter ?? 0) >= 200 }
         child.send(SIGKILL)
         #expect(child.waitForExit().bySignal)

@@ -116,6 +116,10 @@ struct ServerLifecycleTests {
             try SocketClient(path: path, timeout: 30).send(.status).result(as: Status.self)
         }
         #expect(reply == TestHandler.status)
+        // The status client has closed; wait for the server to see it before counting.
+        for _ in 0..<500 where fixture.server.connectionCount != 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(fixture.server.connectionCount == 0)
         await fixture.stop()
     }
