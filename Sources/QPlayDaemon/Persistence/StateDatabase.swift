@@ -22,7 +22,14 @@ final class StateDatabase: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.label = "qplay.state"
         queue = try DatabaseQueue(path: path.string, configuration: configuration)
-        try Self.migrator.migrate(queue)
+        do {
+            try Self.migrator.migrate(queue)
+        } catch {
+            // Two processes opening a new file at once both see no schema; the loser's
+            // migration rolls back, and a second look finds the winner's schema applied.
+            guard try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else { return }
+            try Self.migrator.migrate(queue)
+        }
     }
 
     /// Versioned schema; add `v2`… below, never edit a shipped migration.
