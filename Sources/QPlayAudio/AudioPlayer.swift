@@ -102,6 +102,7 @@ public final class AudioPlayer: Sendable {
 
     /// The item to join when the current one ends: prefetched, and joined sample-exact
     /// when its format matches. nil, or another item, drops a successor not yet started.
+    /// The item playing now (same token) is no successor: ignored.
     public func setNext(_ item: PlaybackItem?) { channel.send(.setNext(item)) }
     public func pause() { channel.send(.pause) }
     public func resume() { channel.send(.resume) }

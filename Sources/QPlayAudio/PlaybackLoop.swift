@@ -109,6 +109,10 @@ final class PlaybackLoop {
 
     private func setNext(_ item: PlaybackItem?) {
         if item == successor?.item { return }
+        // The request playing now (tokens are unique per request): a listener that set
+        // the successor on an earlier `started` and acts late, after the stream already
+        // joined into this item. Taken as a new successor it would play the item twice.
+        if let item, item.token == current?.token { return }
         // Whatever of the old successor was decoded ahead goes, and so does an `end`
         // mark for the current item: the stream after it is decided again here.
         let keep = current?.token

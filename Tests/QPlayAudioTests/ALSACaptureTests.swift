@@ -27,6 +27,24 @@ import Testing
         #expect(output.underruns == 0)
     }
 
+    @Test func captureCoversEveryOpenOfTheDevice() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let capture = try ALSACapture(in: dir)
+        let first = [Int16](repeating: 1000, count: 4410 * 2)
+        let second = [Int16](repeating: -2000, count: 2205 * 2)
+        // As a player does after idling: close, later reopen (alsa-lib starts a new file).
+        for part in [first, second] {
+            let output = ALSAOutput(device: ALSACapture.device, configFile: capture.configFile, pacing: .never)
+            try output.open(format: .cd)
+            try part.withUnsafeBufferPointer { try output.write($0) }
+            try output.drain()
+            output.close()
+        }
+        #expect(capture.opens == 2)
+        #expect(try capture.samples() == first + second, "both opens, in order")
+    }
+
     @Test func alsaFileDeviceIsPacedToRealTimeByDefault() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

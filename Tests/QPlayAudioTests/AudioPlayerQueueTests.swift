@@ -188,8 +188,9 @@ import Testing
         let harness = PlayerHarness(capture: capture, pacing: .automatic, tuning: tuning)
         harness.player.play(morning.item(1))
         harness.player.setNext(evening.item(2))
-        try await waitUntil("2.5 s heard") { harness.player.snapshot.position >= 2.5 }
-        harness.player.pause()
+        // Paused from the harness's own thread the moment 2.5 s are heard: the paced
+        // device plays on meanwhile, and Morning must not have ended yet.
+        try await harness.act(when: "2.5 s heard", { $0.position >= 2.5 }) { $0.pause() }
         try await waitUntil("paused") { harness.player.snapshot.state == .paused }
         harness.player.setNext(loveSong.item(3))
         harness.player.resume()
@@ -199,6 +200,28 @@ import Testing
         #expect(harness.events == [.started(token: 1), .started(token: 3), .finished(token: 3)])
         let expected = try decodeAll(try MPG123Decoder(path: morning.path)) + decodeAll(try MPG123Decoder(path: loveSong.path))
         #expect(try capture.samples() == expected)
+    }
+
+    @Test func successorSetAgainAfterItJoinedIsNotPlayedTwice() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let capture = try ALSACapture(in: dir)
+        let morning = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")
+        let evening = SampleCatalog.named("Test Tones/Day Cycle/02 Evening.mp3")
+        // Paced, so Evening is still being played when the late `setNext` arrives (what a
+        // listener does that reacts to Morning's `started` after the join).
+        let harness = PlayerHarness(capture: capture, pacing: .automatic)
+        harness.player.play(morning.item(1), from: 3.5, paused: true)
+        harness.player.setNext(evening.item(2))
+        harness.player.resume()
+        let joined = try await harness.act(when: "the join", { $0.token == 2 }) { $0.setNext(evening.item(2)) }
+        try await harness.waitFor(.finished(token: 2))
+        await harness.shutdown()
+
+        #expect(joined.position < 3.5, "the setNext came while Evening played")
+        #expect(harness.events == [.started(token: 1), .started(token: 2), .finished(token: 2)])
+        let tail = try decodeAll(try MPG123Decoder(path: morning.path)).dropFirst(Int(3.5 * 44100) * 2)
+        #expect(try capture.samples() == Array(tail) + decodeAll(try MPG123Decoder(path: evening.path)))
     }
 
     @Test func volumeScalesOnTheCubicCurveAndHundredIsBitExact() async throws {
@@ -217,7 +240,9 @@ import Testing
 
         let decoded = try decodeAll(try MPG123Decoder(path: morning.path))
         let captured = try capture.samples()
-        #expect(captured.count == 2 * decoded.count)
+        // Both plays, whole (the output may have been closed while idle between them and
+        // reopened: the capture covers every open). Without that the slices below are moot.
+        try #require(captured.count == 2 * decoded.count)
         let gain = Int32((0.5 * 0.5 * 0.5 * 32768).rounded())  // 50 % = 0.125 ≈ −18 dB
         let chunk = 4410 * 2  // the first write (at most 100 ms) ramps from full gain down
         let quiet = Array(captured[chunk..<decoded.count])

@@ -17,8 +17,9 @@ import Testing
         let reference = try decodeAll(try MPG123Decoder(path: sweep))
         let harness = PlayerHarness(capture: capture, pacing: .automatic)
         harness.player.play(PlaybackItem(token: 1, path: sweep))
-        try await waitUntil("0.5 s heard") { harness.player.snapshot.position >= 0.5 }
-        harness.player.seek(to: 4.0)
+        // Sent the moment 0.5 s are heard (from the harness's own thread, so the paced
+        // device cannot play the track out before it arrives).
+        try await harness.act(when: "0.5 s heard", { $0.position >= 0.5 }) { $0.seek(to: 4.0) }
         try await harness.waitFor(.finished(token: 1))
         await harness.shutdown()
 
@@ -31,9 +32,10 @@ import Testing
         let landedByCount = reference.count / 2 - tail
         #expect(abs(landedByCount - 4 * Self.rate) <= Self.rate / 20, "landed at frame \(landedByCount) by count")
         // The audio itself says where it landed (a sweep sounds different everywhere).
-        let landedBySound = PCMCompare.bestAlignment(
+        let aligned = PCMCompare.bestAlignment(
             of: captured, at: splice + 2048, window: 1024, in: reference,
-            range: (4 * Self.rate - Self.rate / 5 + 2048)..<(4 * Self.rate + Self.rate / 5 + 2048), channels: 2) - 2048
+            range: (4 * Self.rate - Self.rate / 5 + 2048)..<(4 * Self.rate + Self.rate / 5 + 2048), channels: 2)
+        let landedBySound = try #require(aligned, "audio after the splice to align") - 2048
         #expect(abs(landedBySound - 4 * Self.rate) <= Self.rate / 20, "landed at frame \(landedBySound) by sound")
         #expect(harness.events == [.started(token: 1), .finished(token: 1)], "a seek is no new start")
     }
@@ -68,8 +70,7 @@ import Testing
         let harness = PlayerHarness(capture: capture, pacing: .automatic)
         harness.player.play(morning.item(1))
         for mark in [0.7, 1.9] {
-            try await waitUntil("\(mark) s heard") { harness.player.snapshot.position >= mark }
-            harness.player.pause()
+            try await harness.act(when: "\(mark) s heard", { $0.position >= mark }) { $0.pause() }
             try await waitUntil("paused") { harness.player.snapshot.state == .paused }
             let pausedAt = harness.player.snapshot.position
             try await Task.sleep(for: .milliseconds(300))
@@ -98,8 +99,7 @@ import Testing
         let harness = PlayerHarness(capture: capture, pacing: .automatic)
         harness.player.play(morning.item(1))
         harness.player.setNext(morning.item(2))
-        try await waitUntil("0.3 s heard") { harness.player.snapshot.position >= 0.3 }
-        harness.player.stop()
+        try await harness.act(when: "0.3 s heard", { $0.position >= 0.3 }) { $0.stop() }
         try await waitUntil("idle") { harness.player.snapshot.state == .idle }
         let snapshot = harness.player.snapshot
         #expect(snapshot.token == nil)

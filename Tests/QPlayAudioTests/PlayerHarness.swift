@@ -99,9 +99,48 @@ final class PlayerHarness: Sendable {
         try await waitForEvents("\(event)") { $0.contains(event) }
     }
 
-    /// Ends the thread (the device plays out and closes) and the event consumer.
+    /// Runs `action` on the player the moment `condition` holds for its snapshot, from a
+    /// thread of its own that polls every millisecond; returns the snapshot that held.
+    /// For commands that must land at a point of a stream a paced device plays on in real
+    /// time: the test's task cannot be relied on to run again in time, since on a loaded
+    /// machine the cooperative pool (one thread per core, shared by every test running
+    /// in parallel, some of them blocking) may not get to it for seconds.
+    @discardableResult
+    func act(
+        when what: String, limit: Duration = .seconds(60), _ condition: @escaping @Sendable (AudioSnapshot) -> Bool,
+        _ action: @escaping @Sendable (AudioPlayer) -> Void
+    ) async throws -> AudioSnapshot {
+        let player = self.player
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                let deadline = ContinuousClock.now + limit
+                while true {
+                    let snapshot = player.snapshot
+                    if condition(snapshot) {
+                        action(player)
+                        return continuation.resume(returning: snapshot)
+                    }
+                    if ContinuousClock.now > deadline {
+                        return continuation.resume(throwing: HarnessTimeout(description: "gave up waiting for \(what)"))
+                    }
+                    usleep(1000)
+                }
+            }
+            thread.name = "harness-act"
+            thread.start()
+        }
+    }
+
+    /// Ends the thread (the device plays out and closes) and the event consumer. The
+    /// blocking part runs on a thread of its own, not on the cooperative pool.
     func shutdown() async {
-        player.shutdown()
+        let player = self.player
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                player.shutdown()
+                continuation.resume()
+            }.start()
+        }
         let task = consumer.withLock { $0 }
         await task?.value
     }
@@ -125,7 +164,10 @@ extension SampleEntry {
     func item(_ token: UInt64) -> PlaybackItem { PlaybackItem(token: token, path: path) }
 }
 
-/// The interleaved frames `from..<to` of `samples`.
+/// The interleaved frames `from..<to` of `samples`, as far as `samples` has them (a
+/// short capture gives a short or empty slice, for the expectations to report).
 func frames(_ samples: [Int16], _ range: Range<Int>, channels: Int) -> ArraySlice<Int16> {
-    samples[(range.lowerBound * channels)..<(range.upperBound * channels)]
+    let end = min(range.upperBound * channels, samples.count)
+    let start = min(max(0, range.lowerBound * channels), end)
+    return samples[start..<end]
 }

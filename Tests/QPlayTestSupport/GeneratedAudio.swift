@@ -46,11 +46,18 @@ public enum PCMCompare {
         return frames
     }
 
+    /// Larger than any two samples can differ: what a frame one side does not have counts.
+    public static let missing = Int(UInt16.max) + 1
+
     /// The largest sample difference between `count` frames of `a` from `aFrame` and of
-    /// `b` from `bFrame`.
+    /// `b` from `bFrame`; `missing` when either has fewer frames there (a short capture
+    /// fails the comparison instead of reading past its end).
     public static func maxDifference(
         _ a: [Int16], at aFrame: Int, _ b: [Int16], at bFrame: Int, frames count: Int, channels: Int
     ) -> Int {
+        guard count >= 0, aFrame >= 0, bFrame >= 0, (aFrame + count) * channels <= a.count,
+            (bFrame + count) * channels <= b.count
+        else { return missing }
         var worst = 0
         for index in 0..<(count * channels) {
             worst = max(worst, abs(Int(a[aFrame * channels + index]) - Int(b[bFrame * channels + index])))
@@ -59,12 +66,14 @@ public enum PCMCompare {
     }
 
     /// The frame offset into `reference` (searched within `range`) where `window` frames
-    /// of `captured` from `capturedFrame` fit best (least squared difference, channel 0).
+    /// of `captured` from `capturedFrame` fit best (least squared difference, channel 0);
+    /// nil when `captured` has no such window or no offset in `range` fits in `reference`.
     public static func bestAlignment(
         of captured: [Int16], at capturedFrame: Int, window: Int, in reference: [Int16], range: Range<Int>,
         channels: Int
-    ) -> Int {
-        var best = range.lowerBound
+    ) -> Int? {
+        guard capturedFrame >= 0, (capturedFrame + window) * channels <= captured.count else { return nil }
+        var best: Int?
         var bestError = Int64.max
         let referenceFrames = reference.count / channels
         for offset in range where offset >= 0 && offset + window <= referenceFrames {
@@ -74,7 +83,7 @@ public enum PCMCompare {
                 error += d * d
                 if error >= bestError { break }
             }
-            if error < bestError {
+            if best == nil || error < bestError {
                 bestError = error
                 best = offset
             }
