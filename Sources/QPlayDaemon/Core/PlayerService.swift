@@ -20,6 +20,8 @@ actor PlayerService {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private var deadline: Task<Void, Never>?
+    private var pendingSave: Task<Void, Never>?
+    private static let saveDelay = Duration.milliseconds(200)
     private var background: [Task<Void, Never>] = []
     /// Where the audio thread was last told to be (a `play` or `seek`) until its
     /// snapshot shows it got there. Commands are only queued for the audio thread, so
@@ -65,8 +67,7 @@ actor PlayerService {
     func shutdown() {
         deadline?.cancel()
         for task in background { task.cancel() }
-        let position = self.position
-        store?.save(engine.persistentState(position: position), position: savedPosition(position))
+        saveNow()
         audio.shutdown()
         do {
             try store?.close()
@@ -152,10 +153,27 @@ actor PlayerService {
             }
         }
         if !output.audio.isEmpty || !output.events.isEmpty {
-            let position = self.position
-            store?.save(engine.persistentState(position: position), position: savedPosition(position))
+            scheduleSave()
         }
         armDeadline()
+    }
+
+    /// The saved state holds the whole queue, so building it costs time in proportion
+    /// to the queue's length: a burst of commands (a held volume key, a run of skips)
+    /// is saved once, 200 ms after its first change, off the command's response path.
+    private func scheduleSave() {
+        guard pendingSave == nil else { return }
+        pendingSave = Task { [weak self] in
+            try? await Task.sleep(for: Self.saveDelay)
+            await self?.saveNow()
+        }
+    }
+
+    private func saveNow() {
+        pendingSave?.cancel()
+        pendingSave = nil
+        let position = self.position
+        store?.save(engine.persistentState(position: position), position: savedPosition(position))
     }
 
     private func send(_ command: AudioCommand) {
