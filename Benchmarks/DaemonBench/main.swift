@@ -5,9 +5,10 @@
 //   qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
 //       CLIENTS connections at once, each sending REQUESTS `status` one after another
 //       (after a warm-up); prints the round-trip percentiles over all of them.
-//   qplay-bench-daemon spawn COUNT PROGRAM [ARGS...]
+//   qplay-bench-daemon spawn COUNT PROGRAM [ARGS...] [--and PROGRAM [ARGS...]]...
 //       runs PROGRAM COUNT times (posix_spawnp, output to /dev/null, after a warm-up),
-//       each to its exit; prints the wall time of the whole process.
+//       each to its exit; prints the wall time of the whole process. With `--and`, the
+//       programs take turns and the answer is {"commands": [one summary each]}.
 //   qplay-bench-daemon startup COUNT qplay|mpd SOCKET PROGRAM [ARGS...]
 //       COUNT times: starts the daemon, polls its socket until a `ping` is answered
 //       (the time from spawn to that answer is the sample), then stops it with SIGTERM
@@ -377,19 +378,27 @@ func waitExit(_ pid: pid_t) throws -> Int32 {
     return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
-func spawnLoop(count: Int, arguments: [String]) throws {
-    for _ in 0..<max(3, count / 20) {
-        let code = try waitExit(try spawnProcess(arguments, quiet: true))
-        guard code == 0 else { throw BenchFailure("\(arguments.joined(separator: " ")) exited \(code)") }
-    }
-    var samples: [Double] = []
-    for _ in 0..<count {
+/// Runs every command COUNT times, taking turns (A B A B ...), so that load on a shared
+/// machine falls on all of them alike.
+func spawnLoop(count: Int, commands: [[String]]) throws {
+    func runOnce(_ arguments: [String]) throws -> Double {
         let start = monotonicNanoseconds()
         let code = try waitExit(try spawnProcess(arguments, quiet: true))
-        samples.append(Double(monotonicNanoseconds() - start) / 1e6)
         guard code == 0 else { throw BenchFailure("\(arguments.joined(separator: " ")) exited \(code)") }
+        return Double(monotonicNanoseconds() - start) / 1e6
     }
-    printSummary(samples, unit: "ms")
+    for _ in 0..<max(3, count / 20) {
+        for command in commands { _ = try runOnce(command) }
+    }
+    var samples = Array(repeating: [Double](), count: commands.count)
+    for _ in 0..<count {
+        for (index, command) in commands.enumerated() { samples[index].append(try runOnce(command)) }
+    }
+    if samples.count == 1 {
+        printSummary(samples[0], unit: "ms")
+    } else {
+        print("{\"commands\": [" + samples.map { summary($0, unit: "ms") }.joined(separator: ", ") + "]}")
+    }
 }
 
 /// Spawn to the first answered `ping`, then SIGTERM and wait for the exit (not timed).
@@ -480,7 +489,7 @@ func writeError(_ text: String) {
 func usage() -> Never {
     let text = """
         usage: qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
-               qplay-bench-daemon spawn COUNT PROGRAM [ARGS...]
+               qplay-bench-daemon spawn COUNT PROGRAM [ARGS...] [--and PROGRAM [ARGS...]]...
                qplay-bench-daemon startup COUNT qplay|mpd SOCKET PROGRAM [ARGS...]
                qplay-bench-daemon search qplay|mpd SOCKET SAMPLES WORD [WORD...]
 
@@ -500,7 +509,9 @@ do {
         try roundTrips(path: arguments[2], dialect: dialect, clients: clients, requests: requests)
     case "spawn":
         guard arguments.count >= 3, let count = Int(arguments[1]), count > 0 else { usage() }
-        try spawnLoop(count: count, arguments: Array(arguments[2...]))
+        let commands = arguments[2...].split(separator: "--and", omittingEmptySubsequences: false).map(Array.init)
+        guard commands.allSatisfy({ !$0.isEmpty }) else { usage() }
+        try spawnLoop(count: count, commands: commands)
     case "startup":
         guard arguments.count >= 5, let count = Int(arguments[1]), count > 0,
             let dialect = Dialect(rawValue: arguments[2])
