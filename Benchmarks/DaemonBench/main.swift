@@ -5,6 +5,9 @@
 //   qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
 //       CLIENTS connections at once, each sending REQUESTS `status` one after another
 //       (after a warm-up); prints the round-trip percentiles over all of them.
+//   qplay-bench-daemon rtt-turns REQUESTS qplay|mpd SOCKET [qplay|mpd SOCKET]...
+//       one connection to each daemon; REQUESTS `status` to each, taking turns request
+//       by request (after a warm-up); prints {"commands": [one summary each]}.
 //   qplay-bench-daemon spawn COUNT PROGRAM [ARGS...] [--and PROGRAM [ARGS...]]...
 //       runs PROGRAM COUNT times (posix_spawnp, output to /dev/null, after a warm-up),
 //       each to its exit; prints the wall time of the whole process. With `--and`, the
@@ -350,6 +353,29 @@ func roundTrips(path: String, dialect: Dialect, clients: Int, requests: Int) thr
         extra: [("clients", "\(clients)"), ("requests_per_second", format(Double(samples.count) / seconds))])
 }
 
+/// One connection to each daemon, one `status` to each in turn (A B A B ...), so that
+/// load on a shared machine falls on both alike; after a warm-up on each.
+func roundTripsInTurn(requests: Int, targets: [(dialect: Dialect, path: String)]) throws {
+    let connections = try targets.map { target in
+        guard let connection = try Connection(path: target.path, dialect: target.dialect) else {
+            throw BenchFailure("nothing listens on \(target.path)")
+        }
+        return connection
+    }
+    for _ in 0..<200 {
+        for connection in connections { try connection.request(.status) }
+    }
+    var samples = Array(repeating: [Double](), count: connections.count)
+    for _ in 0..<requests {
+        for (index, connection) in connections.enumerated() {
+            let start = monotonicNanoseconds()
+            try connection.request(.status)
+            samples[index].append(Double(monotonicNanoseconds() - start) / 1000)
+        }
+    }
+    print("{\"commands\": [" + samples.map { summary($0, unit: "us") }.joined(separator: ", ") + "]}")
+}
+
 // MARK: spawn / startup
 
 func spawnProcess(_ arguments: [String], quiet: Bool) throws -> pid_t {
@@ -489,6 +515,7 @@ func writeError(_ text: String) {
 func usage() -> Never {
     let text = """
         usage: qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
+               qplay-bench-daemon rtt-turns REQUESTS qplay|mpd SOCKET [qplay|mpd SOCKET]...
                qplay-bench-daemon spawn COUNT PROGRAM [ARGS...] [--and PROGRAM [ARGS...]]...
                qplay-bench-daemon startup COUNT qplay|mpd SOCKET PROGRAM [ARGS...]
                qplay-bench-daemon search qplay|mpd SOCKET SAMPLES WORD [WORD...]
@@ -507,6 +534,15 @@ do {
             let clients = Int(arguments[3]), let requests = Int(arguments[4]), clients > 0, requests > 0
         else { usage() }
         try roundTrips(path: arguments[2], dialect: dialect, clients: clients, requests: requests)
+    case "rtt-turns":
+        guard arguments.count >= 4, arguments.count % 2 == 0, let requests = Int(arguments[1]), requests > 0
+        else { usage() }
+        var targets: [(dialect: Dialect, path: String)] = []
+        for index in stride(from: 2, to: arguments.count, by: 2) {
+            guard let dialect = Dialect(rawValue: arguments[index]) else { usage() }
+            targets.append((dialect, arguments[index + 1]))
+        }
+        try roundTripsInTurn(requests: requests, targets: targets)
     case "spawn":
         guard arguments.count >= 3, let count = Int(arguments[1]), count > 0 else { usage() }
         let commands = arguments[2...].split(separator: "--and", omittingEmptySubsequences: false).map(Array.init)
