@@ -1,6 +1,6 @@
-/// Copies one decoder's PCM into an output until the decoder ends. The engine's audio
-/// thread does more (commands, prefetch, volume); this is the plain path used by the
-/// foreground player and by tests that capture a whole file.
+/// Copies one decoder's PCM into an output until the decoder ends, on the calling
+/// thread. The daemon plays through `AudioPlayer` (commands, prefetch, volume); this
+/// plain path is for tests that check a decoder and an output alone.
 public enum AudioPump {
     /// Samples per read: about 23 ms of stereo CD audio, near one ALSA period.
     public static let chunkSamples = 4096
