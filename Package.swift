@@ -85,11 +85,15 @@ let package = Package(
                 "QPlayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Status bars and key bindings spawn qplay constantly: a statically linked
-            // Swift runtime spares the dynamic loader a dozen libraries per run.
-            // The static FoundationEssentials archive does not name these three itself.
+            // Status bars and key bindings spawn qplay constantly: a fully static
+            // executable (Swift runtime, Foundation and glibc linked in) leaves the dynamic
+            // loader nothing to do — no libstdc++, libm, libgcc_s or libc to map, relocate
+            // and bind — which halves the run of `qplay status`. qplay uses no NSS (getpw*,
+            // getaddrinfo) nor locales, the parts of a static glibc that would need the
+            // shared one at run time. The static FoundationEssentials archive does not
+            // name these three itself.
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"),
+                .unsafeFlags(["-static-executable"]), .linkedLibrary("_FoundationCollections"),
                 .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization"),
             ]),
 
