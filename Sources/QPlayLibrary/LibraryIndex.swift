@@ -29,6 +29,13 @@ public final class LibraryIndex: Sendable {
             // WAL + NORMAL survives a crash (the last transactions may be lost, never the
             // database) and spares an fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if db.configuration.readonly {
+                // Queries answer from the search table; SQLite only reads trigram
+                // doclists and a few ids, which the kernel's page cache serves as well.
+                // SQLite's default (2 MB per connection, kept for the connection's
+                // life) would cost up to 8 MB of resident memory for nothing.
+                try db.execute(sql: "PRAGMA cache_size = -256")
+            }
         }
         pool = try DatabasePool(path: databasePath.string, configuration: configuration)
         try LibrarySchema.migrator.migrate(pool)
