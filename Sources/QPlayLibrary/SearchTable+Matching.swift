@@ -34,7 +34,8 @@ extension SearchTable {
             }
             return scan(foldedTitles, for: wanted, predicate.comparison)
         case .artist, .album, .albumArtist, .genre:
-            // Few distinct texts (one per artist or album): test each once, then the rows.
+            // Few distinct texts (one per artist or album): test each once, then each
+            // group (one per album) once, then the rows.
             var matchingTags = [Bool](repeating: false, count: tags.count)
             foldedTags.bytes.withUnsafeBufferPointer { all in
                 wanted.withUnsafeBufferPointer { wanted in
@@ -44,16 +45,17 @@ extension SearchTable {
                     }
                 }
             }
-            var ranks = RankSet(capacity: count)
-            let keyPath: KeyPath<Entry, UInt32> =
+            let keyPath: KeyPath<Group, UInt32> =
                 switch predicate.property {
                 case .artist: \.artist
                 case .album: \.album
                 case .albumArtist: \.albumArtist
                 default: \.genre
                 }
-            entries.withUnsafeBufferPointer { entries in
-                for rank in entries.indices where matchingTags[Int(entries[rank][keyPath: keyPath])] {
+            let matchingGroups = groups.map { matchingTags[Int($0[keyPath: keyPath])] }
+            var ranks = RankSet(capacity: count)
+            rows.withUnsafeBufferPointer { rows in
+                for rank in rows.indices where matchingGroups[Int(rows[rank].group)] {
                     ranks.insert(rank)
                 }
             }
@@ -85,7 +87,7 @@ extension SearchTable {
             wanted.withUnsafeBufferPointer { wanted in
                 let offsets = texts.offsets
                 for rank in 0..<count {
-                    let text = UnsafeBufferPointer(rebasing: all[offsets[rank]..<offsets[rank + 1]])
+                    let text = UnsafeBufferPointer(rebasing: all[Int(offsets[rank])..<Int(offsets[rank + 1])])
                     if Self.matches(text, wanted, comparison) { ranks.insert(rank) }
                 }
             }

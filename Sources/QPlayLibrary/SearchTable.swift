@@ -4,121 +4,164 @@ import SystemPackage
 
 /// Every track of the index in memory, compactly, **stored in SPEC §2 order**, so a
 /// query is a set of row positions ("ranks") and its result is those rows read in
-/// ascending order: no SQL sort, no row decoding, no per-query string building beyond
-/// each result's path and title.
+/// ascending order: no SQL sort, no row decoding; each result's path and title are
+/// built from packed bytes (one allocation for the path, one for a title longer than
+/// 15 bytes).
 ///
 /// Filled from one snapshot of the database (`SearchTable+Loading`) and never changed:
 /// `generation` is the `library_info` write counter of that snapshot, and the index
-/// loads a new table when the counter moves. About 310 bytes a track (100,000 tracks:
-/// ~31 MB resident): an 88-byte row, the path's (~110 bytes) and long titles' heap
-/// storage, the folded title packed in one buffer, ids for id → rank, and interned tag
-/// texts (an album's tracks share one artist and one album string).
+/// loads a new table when the counter moves. About 120 bytes a track (100,000 tracks:
+/// ~12 MB resident): a 40-byte row, the file name, title and folded title packed in
+/// byte buffers with 4-byte offsets, 4 bytes for id → rank, and what an album's tracks
+/// share (folder, tag texts, year, disc, format) interned once per album in `groups`.
 ///
 /// Predicates (`SearchTable+Matching`): titles are searched through the FTS5 trigram
 /// table (3+ characters) or by scanning the packed folded titles (1–2 characters,
 /// `equals`); artist, album, album artist and genre are tested once per distinct text;
 /// paths go to SQL (`instr` over `f_path`, which is not kept in memory).
 final class SearchTable: Sendable {
-    /// One row. Path and title are ready-made values that every result shares (a result
-    /// track costs a struct copy and a few reference counts, no allocation). Numbers in
-    /// narrow fields; a row whose numbers do not fit (or equal a field's `absent`
-    /// marker) is an exception, kept whole in `exceptions`.
-    struct Entry: Sendable {
+    /// One track's own values, in narrow fields (widest first: no padding, 40 bytes).
+    /// A row whose numbers do not fit (or equal a field's `absent` marker) is an
+    /// exception, kept whole in `exceptions`.
+    struct Row: Sendable {
         var id: Int64
         var duration: Double
         var modificationTime: Int64
-        var path: FilePath
-        var title: String
         var fileSize: UInt32
-        var sampleRate: UInt32
+        /// Index into `groups`.
+        var group: UInt32
+        /// Index into `gains`; 0 is "no ReplayGain values".
+        var replayGain: UInt32
+        var bitrate: UInt16
+        var trackNumber: Int16
+
+        static let absent = Int16.min
+    }
+
+    /// What the tracks of one album usually have in common, stored once: ~10 tracks
+    /// share each group, so a row carries one index instead of 29 bytes.
+    struct Group: Hashable, Sendable {
+        /// Index into `directories`.
+        var directory: UInt32
         /// Indexes into `tags` / `foldedTags`.
         var artist: UInt32
         var album: UInt32
         var albumArtist: UInt32
         var genre: UInt32
-        /// Index into `gains`; 0 is "no ReplayGain values".
-        var replayGain: UInt32
-        var bitrate: UInt16
-        var trackNumber: Int16
-        var discNumber: Int16
+        var sampleRate: UInt32
         var year: Int16
+        var discNumber: Int16
         var channels: UInt8
-
-        static let absent = Int16.min
     }
 
     let generation: Int64
     /// Rows in SPEC §2 order; a row's position is its rank.
-    let entries: [Entry]
-    /// `f_title` by rank: what title predicates compare.
+    let rows: [Row]
+    let groups: [Group]
+    /// A path is its group's directory (up to and including the last "/", or empty)
+    /// followed by the row's file name: the exact bytes, which need not be UTF-8.
+    let directories: PackedBytes
+    /// By rank, like `titles` and `foldedTitles`.
+    let fileNames: PackedBytes
+    let titles: PackedBytes
+    /// `f_title`: what title predicates compare.
     let foldedTitles: PackedBytes
     /// Distinct tag texts (nil: no tag) and, at the same index, their folded form.
     let tags: [String?]
     let foldedTags: PackedBytes
     let gains: [ReplayGain]
-    /// Track ids ascending, and the rank of each: id → rank by binary search.
-    let sortedIDs: [Int64]
-    let ranksOfSortedIDs: [Int32]
-    /// Rows whose numbers do not fit `Entry`, by rank.
+    let idRanks: IDRanks
+    /// Rows whose numbers do not fit `Row` and `Group`, by rank.
     let exceptions: [Int32: Track]
+    /// Room for any title (the decoding buffer of `tracks(atRanks:)`).
+    let longestTitle: Int
 
     init(
-        generation: Int64, entries: [Entry], foldedTitles: PackedBytes, tags: [String?],
-        foldedTags: PackedBytes, gains: [ReplayGain], sortedIDs: [Int64], ranksOfSortedIDs: [Int32],
-        exceptions: [Int32: Track]
+        generation: Int64, rows: [Row], groups: [Group], directories: PackedBytes, fileNames: PackedBytes,
+        titles: PackedBytes, foldedTitles: PackedBytes, tags: [String?], foldedTags: PackedBytes,
+        gains: [ReplayGain], idRanks: IDRanks, exceptions: [Int32: Track], longestTitle: Int
     ) {
         self.generation = generation
-        self.entries = entries
+        self.rows = rows
+        self.groups = groups
+        self.directories = directories
+        self.fileNames = fileNames
+        self.titles = titles
         self.foldedTitles = foldedTitles
         self.tags = tags
         self.foldedTags = foldedTags
         self.gains = gains
-        self.sortedIDs = sortedIDs
-        self.ranksOfSortedIDs = ranksOfSortedIDs
+        self.idRanks = idRanks
         self.exceptions = exceptions
+        self.longestTitle = longestTitle
     }
 
-    var count: Int { entries.count }
+    var count: Int { rows.count }
 
     /// The rank of the track with this id, if the table holds it.
-    func rank(of id: Int64) -> Int? {
-        var low = 0
-        var high = sortedIDs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
-        }
-        guard low < sortedIDs.count, sortedIDs[low] == id else { return nil }
-        return Int(ranksOfSortedIDs[low])
-    }
+    func rank(of id: Int64) -> Int? { idRanks.rank(of: id) }
 
     /// The tracks at `ranks`, in that order.
     func tracks(atRanks ranks: some Sequence<Int>, reserving capacity: Int) -> [Track] {
         var result: [Track] = []
         result.reserveCapacity(capacity)
-        entries.withUnsafeBufferPointer { entries in
-            for rank in ranks {
-                if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
-                    result.append(track)
-                    continue
+        var titleBuffer = [UInt8](repeating: 0, count: longestTitle)
+        rows.withUnsafeBufferPointer { rows in
+            groups.withUnsafeBufferPointer { groups in
+                tags.withUnsafeBufferPointer { tags in
+                    titleBuffer.withUnsafeMutableBufferPointer { titleBuffer in
+                        for rank in ranks {
+                            if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
+                                result.append(track)
+                                continue
+                            }
+                            let row = rows[rank]
+                            let group = groups[Int(row.group)]
+                            let title = decodeTitle(rank, to: titleBuffer)
+                            result.append(
+                                Track(
+                                    id: row.id, path: path(rank, directory: Int(group.directory), title: title),
+                                    title: String(decoding: title, as: UTF8.self),
+                                    artist: tags[Int(group.artist)], album: tags[Int(group.album)],
+                                    albumArtist: tags[Int(group.albumArtist)], genre: tags[Int(group.genre)],
+                                    trackNumber: Self.number(row.trackNumber),
+                                    discNumber: Self.number(group.discNumber), year: Self.number(group.year),
+                                    duration: row.duration, bitrateKbps: Int(row.bitrate),
+                                    sampleRate: Int(group.sampleRate), channels: Int(group.channels),
+                                    replayGain: gains[Int(row.replayGain)], fileSize: Int64(row.fileSize),
+                                    modificationTime: row.modificationTime))
+                        }
+                    }
                 }
-                let entry = entries[rank]
-                result.append(
-                    Track(
-                        id: entry.id, path: entry.path, title: entry.title, artist: tags[Int(entry.artist)],
-                        album: tags[Int(entry.album)], albumArtist: tags[Int(entry.albumArtist)],
-                        genre: tags[Int(entry.genre)], trackNumber: Self.number(entry.trackNumber),
-                        discNumber: Self.number(entry.discNumber), year: Self.number(entry.year),
-                        duration: entry.duration, bitrateKbps: Int(entry.bitrate),
-                        sampleRate: Int(entry.sampleRate), channels: Int(entry.channels),
-                        replayGain: gains[Int(entry.replayGain)], fileSize: Int64(entry.fileSize),
-                        modificationTime: entry.modificationTime))
             }
         }
         return result
     }
 
+    /// The title of the row at `rank`, decoded into `buffer`.
+    private func decodeTitle(_ rank: Int, to buffer: UnsafeMutableBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        titles.withBytes(rank) { encoded in
+            foldedTitles.withBytes(rank) { folded in
+                let length = CompactText.decodeTitle(encoded, folded: folded, to: buffer.baseAddress!)
+                return UnsafeBufferPointer(start: buffer.baseAddress, count: length)
+            }
+        }
+    }
+
+    /// The path of the row at `rank`: its directory, then its file name.
+    private func path(_ rank: Int, directory: Int, title: UnsafeBufferPointer<UInt8>) -> FilePath {
+        directories.withBytes(directory) { directory in
+            fileNames.withBytes(rank) { name in
+                let nameLength = CompactText.nameLength(name, titleLength: title.count)
+                return FilePathBuilder.path(length: directory.count + nameLength) { destination in
+                    if let base = directory.baseAddress { destination.update(from: base, count: directory.count) }
+                    CompactText.decodeName(name, title: title, to: destination + directory.count)
+                }
+            }
+        }
+    }
+
     private static func number(_ value: Int16) -> Int? {
-        value == Entry.absent ? nil : Int(value)
+        value == Row.absent ? nil : Int(value)
     }
 }

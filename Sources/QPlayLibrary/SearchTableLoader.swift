@@ -1,0 +1,292 @@
+import Foundation
+
+/// Accumulates rows in id order (`SearchTable.load`), then sorts them into a `SearchTable`.
+struct SearchTableLoader {
+    typealias Row = SearchTable.Row
+    typealias Group = SearchTable.Group
+
+    var rows: [Row] = []
+    var fileNames: PackedBytes
+    var titles: PackedBytes
+    var foldedTitles: PackedBytes
+    var exceptions: [Int: Track] = [:]
+    /// Sort keys of each row: its sort_artist and f_album as indexes into `sortTexts`.
+    var sortArtistKeys: [UInt32] = []
+    var albumKeys: [UInt32] = []
+    var discs: [Int64] = []
+    var trackNumbers: [Int64] = []
+
+    var tags: [String?] = [nil]
+    var foldedTags = PackedBytes()
+    var tagIndex: [[UInt8]: UInt32] = [[0xFF]: 0]
+    var sortTexts: [[UInt8]] = []
+    var sortTextIndex: [[UInt8]: UInt32] = [:]
+    var gains: [ReplayGain] = [ReplayGain()]
+    var directories = PackedBytes()
+    var directoryIndex: [[UInt8]: UInt32] = [:]
+    var groups: [Group] = []
+    var groupIndex: [Group: UInt32] = [:]
+    var longestTitle = 0
+    /// Per tag column (artist, album, album artist, genre) and sort column (sort_artist,
+    /// f_album): the previous row's bytes and what they interned to. [0xFF] is no text.
+    var previousTag: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 4)
+    var previousSortText: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 2)
+    /// [0xFF] is never a directory: they are empty or end with "/".
+    var previousDirectory: (key: [UInt8], index: UInt32) = ([0xFF], 0)
+
+    init(expectedRows: Int) {
+        fileNames = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 32)
+        titles = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 24)
+        foldedTitles = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 24)
+        rows.reserveCapacity(expectedRows)
+        foldedTags.append(EmptyCollection())  // index 0: no tag, folded ""
+    }
+
+    mutating func add(_ row: SQLiteRow) {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let id = row.int(0) ?? 0
+        let pathBytes = row.bytes(1) ?? empty
+        var tagIndexes: [UInt32] = [0, 0, 0, 0]
+        for slot in 0..<4 {
+            tagIndexes[slot] = internTag(
+                slot: slot, original: row.bytes(Int32(3 + slot)), folded: row.bytes(Int32(21 + slot)) ?? empty)
+        }
+        let trackNumber = row.int(7)
+        let discNumber = row.int(8)
+        let year = row.int(9)
+        let bitrate = row.int(11) ?? 0
+        let sampleRate = row.int(12) ?? 0
+        let channels = row.int(13) ?? 0
+        let fileSize = row.int(18) ?? 0
+        let gain = ReplayGain(
+            trackGain: row.double(14), trackPeak: row.double(15), albumGain: row.double(16),
+            albumPeak: row.double(17))
+        let gainIndex: UInt32
+        if gain == gains[0] {
+            gainIndex = 0
+        } else {
+            // An album's tracks often share values; consecutive repeats share an entry.
+            if gain != gains[gains.count - 1] { gains.append(gain) }
+            gainIndex = UInt32(gains.count - 1)
+        }
+
+        func narrow(_ value: Int64?) -> Int16? {
+            guard let value else { return Row.absent }
+            guard let small = Int16(exactly: value), small != Row.absent else { return nil }
+            return small
+        }
+        let numbers = [narrow(trackNumber), narrow(discNumber), narrow(year)]
+        // A path FilePath would normalize is kept whole too (`FilePathBuilder`).
+        let fits =
+            !numbers.contains(nil) && UInt16(exactly: bitrate) != nil && UInt32(exactly: sampleRate) != nil
+            && UInt8(exactly: channels) != nil && UInt32(exactly: fileSize) != nil
+            && FilePathBuilder.isNormalized(pathBytes)
+
+        // The directory keeps the last "/": joining is then plain concatenation.
+        let nameStart = pathBytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        let directory = internDirectory(UnsafeRawBufferPointer(rebasing: pathBytes[..<nameStart]))
+        let group = internGroup(
+            Group(
+                directory: directory, artist: tagIndexes[0], album: tagIndexes[1], albumArtist: tagIndexes[2],
+                genre: tagIndexes[3], sampleRate: UInt32(truncatingIfNeeded: sampleRate),
+                year: numbers[2] ?? 0, discNumber: numbers[1] ?? 0, channels: UInt8(truncatingIfNeeded: channels)))
+        let entry = Row(
+            id: id, duration: row.double(10) ?? 0, modificationTime: row.int(19) ?? 0,
+            fileSize: UInt32(truncatingIfNeeded: fileSize), group: group, replayGain: gainIndex,
+            bitrate: UInt16(truncatingIfNeeded: bitrate), trackNumber: numbers[0] ?? 0)
+        let title = row.bytes(2) ?? empty
+        if !fits {
+            exceptions[rows.count] = Track(
+                id: id, path: PathBytes.path(pathBytes), title: String(decoding: title, as: UTF8.self),
+                artist: tags[Int(tagIndexes[0])], album: tags[Int(tagIndexes[1])],
+                albumArtist: tags[Int(tagIndexes[2])], genre: tags[Int(tagIndexes[3])],
+                trackNumber: trackNumber.map(Int.init), discNumber: discNumber.map(Int.init),
+                year: year.map(Int.init), duration: entry.duration, bitrateKbps: Int(bitrate),
+                sampleRate: Int(sampleRate), channels: Int(channels), replayGain: gain, fileSize: fileSize,
+                modificationTime: entry.modificationTime)
+        }
+        rows.append(entry)
+        fileNames.append(UnsafeRawBufferPointer(rebasing: pathBytes[nameStart...]))
+        longestTitle = max(longestTitle, title.count)
+        titles.append(title)
+        foldedTitles.append(row.bytes(20) ?? empty)
+        sortArtistKeys.append(internSortText(slot: 0, row.bytes(25)))
+        albumKeys.append(internSortText(slot: 1, row.bytes(22)))
+        discs.append(discNumber ?? 0)
+        trackNumbers.append(trackNumber ?? 0)
+    }
+
+    /// The index of (original, folded) among the distinct tag texts.
+    private mutating func internTag(slot: Int, original: UnsafeRawBufferPointer?, folded: UnsafeRawBufferPointer)
+        -> UInt32
+    {
+        // Key: original bytes, 0xFF (never in UTF-8), folded bytes; [0xFF] + folded for no tag.
+        // Compared with the previous row's key in place first: no allocation per row.
+        let previous = previousTag[slot]
+        let originalCount = original?.count ?? 0
+        if previous.key.count == originalCount + 1 + folded.count,
+            previous.key.withUnsafeBytes({ key in
+                key[originalCount] == 0xFF
+                    && (original.map { key[..<originalCount].elementsEqual($0) } ?? true)
+                    && key[(originalCount + 1)...].elementsEqual(folded)
+            })
+        {
+            return previous.index
+        }
+        var key: [UInt8] = []
+        key.reserveCapacity(originalCount + folded.count + 1)
+        if let original { key.append(contentsOf: original) }
+        key.append(0xFF)
+        key.append(contentsOf: folded)
+        let index: UInt32
+        if let known = tagIndex[key] {
+            index = known
+        } else {
+            index = UInt32(tags.count)
+            tags.append(original.map { String(decoding: $0, as: UTF8.self) })
+            foldedTags.append(folded)
+            tagIndex[key] = index
+        }
+        previousTag[slot] = (key, index)
+        return index
+    }
+
+    private mutating func internSortText(slot: Int, _ text: UnsafeRawBufferPointer?) -> UInt32 {
+        let bytes = text ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        if previousSortText[slot].key.elementsEqual(bytes) { return previousSortText[slot].index }
+        let key = Array(bytes)
+        let index: UInt32
+        if let known = sortTextIndex[key] {
+            index = known
+        } else {
+            index = UInt32(sortTexts.count)
+            sortTexts.append(key)
+            sortTextIndex[key] = index
+        }
+        previousSortText[slot] = (key, index)
+        return index
+    }
+
+    private mutating func internDirectory(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        if previousDirectory.key.elementsEqual(bytes) { return previousDirectory.index }
+        let key = Array(bytes)
+        let index: UInt32
+        if let known = directoryIndex[key] {
+            index = known
+        } else {
+            index = UInt32(directories.count)
+            directories.append(bytes)
+            directoryIndex[key] = index
+        }
+        previousDirectory = (key, index)
+        return index
+    }
+
+    private mutating func internGroup(_ group: Group) -> UInt32 {
+        if let last = groups.last, last == group { return UInt32(groups.count - 1) }
+        if let known = groupIndex[group] { return known }
+        let index = UInt32(groups.count)
+        groups.append(group)
+        groupIndex[group] = index
+        return index
+    }
+
+    /// Sorts the rows (SPEC §2: sort_artist, f_album, disc, track number, f_title, path;
+    /// missing numbers as 0; texts in memcmp order) and lays them out by rank.
+    consuming func finish(generation: Int64) -> SearchTable {
+        // Distinct sort texts → their position in byte order, so rows compare integers.
+        let textOrder = sortTexts.indices.sorted { a, b in
+            sortTexts[a].withUnsafeBufferPointer { x in
+                sortTexts[b].withUnsafeBufferPointer { y in PackedBytes.compare(x, y) < 0 }
+            }
+        }
+        var textRank = [UInt32](repeating: 0, count: sortTexts.count)
+        for (rank, index) in textOrder.enumerated() { textRank[index] = UInt32(rank) }
+        sortTexts = []
+        sortTextIndex = [:]
+        tagIndex = [:]
+        directoryIndex = [:]
+        groupIndex = [:]
+
+        let count = rows.count
+        var order = Array(0..<count)
+        foldedTitles.bytes.withUnsafeBufferPointer { titleBytes in
+            let offsets = foldedTitles.offsets
+            order.sort { a, b in
+                let artistA = textRank[Int(sortArtistKeys[a])]
+                let artistB = textRank[Int(sortArtistKeys[b])]
+                if artistA != artistB { return artistA < artistB }
+                let albumA = textRank[Int(albumKeys[a])]
+                let albumB = textRank[Int(albumKeys[b])]
+                if albumA != albumB { return albumA < albumB }
+                if discs[a] != discs[b] { return discs[a] < discs[b] }
+                if trackNumbers[a] != trackNumbers[b] { return trackNumbers[a] < trackNumbers[b] }
+                let titleOrder = PackedBytes.compare(
+                    UnsafeBufferPointer(rebasing: titleBytes[Int(offsets[a])..<Int(offsets[a + 1])]),
+                    UnsafeBufferPointer(rebasing: titleBytes[Int(offsets[b])..<Int(offsets[b + 1])]))
+                if titleOrder != 0 { return titleOrder < 0 }
+                return comparePaths(a, b) < 0
+            }
+        }
+        sortArtistKeys = []
+        albumKeys = []
+        discs = []
+        trackNumbers = []
+
+        var sortedRows: [Row] = []
+        sortedRows.reserveCapacity(count)
+        var sortedNames = PackedBytes(reservingCapacity: count, bytes: fileNames.bytes.count / 2)
+        var sortedTitles = PackedBytes(reservingCapacity: count, bytes: count * 4)
+        var sortedFolded = PackedBytes(reservingCapacity: count, bytes: foldedTitles.bytes.count)
+        var sortedExceptions: [Int32: Track] = [:]
+        var rankOfRow = [Int32](repeating: 0, count: count)
+        var encoded: [UInt8] = []
+        for (rank, row) in order.enumerated() {
+            sortedRows.append(rows[row])
+            titles.withBytes(row) { title in
+                foldedTitles.withBytes(row) { folded in
+                    sortedFolded.append(folded)
+                    encoded.removeAll(keepingCapacity: true)
+                    CompactText.appendTitle(title, folded: folded, to: &encoded)
+                    sortedTitles.append(encoded)
+                }
+                fileNames.withBytes(row) { name in
+                    encoded.removeAll(keepingCapacity: true)
+                    CompactText.appendName(name, title: title, to: &encoded)
+                    sortedNames.append(encoded)
+                }
+            }
+            if let track = exceptions[row] { sortedExceptions[Int32(rank)] = track }
+            rankOfRow[row] = Int32(rank)
+        }
+        fileNames = PackedBytes()
+        titles = PackedBytes()
+        foldedTitles = PackedBytes()
+        // Rows arrived in id order (ORDER BY id).
+        let idRanks = IDRanks(ascendingIDs: rows.map(\.id), ranks: rankOfRow)
+        rows = []
+
+        foldedTags.shrink()
+        directories.shrink()
+        sortedNames.shrink()
+        sortedTitles.shrink()
+        return SearchTable(
+            generation: generation, rows: sortedRows, groups: groups.withUnsafeBufferPointer { Array($0) },
+            directories: directories, fileNames: sortedNames, titles: sortedTitles, foldedTitles: sortedFolded,
+            tags: tags.withUnsafeBufferPointer { Array($0) }, foldedTags: foldedTags,
+            gains: gains.withUnsafeBufferPointer { Array($0) }, idRanks: idRanks,
+            exceptions: sortedExceptions, longestTitle: longestTitle)
+    }
+
+    /// The paths of two rows (in load order) in memcmp order. Only reached when
+    /// everything else ties: rare, so copying the bytes out does not matter.
+    private func comparePaths(_ a: Int, _ b: Int) -> Int {
+        func path(_ row: Int) -> [UInt8] {
+            let directory = directories.range(Int(groups[Int(rows[row].group)].directory))
+            return Array(directories.bytes[directory]) + fileNames.bytes[fileNames.range(row)]
+        }
+        let x = path(a)
+        let y = path(b)
+        return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in PackedBytes.compare(x, y) } }
+    }
+}
