@@ -32,7 +32,7 @@ extension SearchTable {
                     ofIDs: "SELECT rowid FROM track_title_fts WHERE track_title_fts MATCH ?",
                     "f_title : \(SearchSQL.phrase(value))", db)
             }
-            return scan(foldedTitles, for: wanted, predicate.comparison)
+            return scanTitles(for: wanted, predicate.comparison)
         case .artist, .album, .albumArtist, .genre:
             // Few distinct texts (one per artist or album): test each once, then each
             // group (one per album) once, then the rows.
@@ -79,16 +79,14 @@ extension SearchTable {
         return ranks
     }
 
-    /// The rows of `texts` containing (or equal to) `wanted`, byte-wise: the folded text
-    /// is valid UTF-8, so a byte match is a character match, as with SQLite's `instr`.
-    private func scan(_ texts: PackedBytes, for wanted: [UInt8], _ comparison: Comparison) -> RankSet {
+    /// The rows whose folded title contains (or equals) `wanted`, byte-wise: the folded
+    /// text is valid UTF-8, so a byte match is a character match, as with SQLite's `instr`.
+    private func scanTitles(for wanted: [UInt8], _ comparison: Comparison) -> RankSet {
         var ranks = RankSet(capacity: count)
-        texts.bytes.withUnsafeBufferPointer { all in
+        texts.withView { texts in
             wanted.withUnsafeBufferPointer { wanted in
-                let offsets = texts.offsets
-                for rank in 0..<count {
-                    let text = UnsafeBufferPointer(rebasing: all[Int(offsets[rank])..<Int(offsets[rank + 1])])
-                    if Self.matches(text, wanted, comparison) { ranks.insert(rank) }
+                for rank in 0..<count where Self.matches(texts.folded(rank), wanted, comparison) {
+                    ranks.insert(rank)
                 }
             }
         }

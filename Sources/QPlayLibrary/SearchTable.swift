@@ -41,8 +41,8 @@ final class SearchTable: Sendable {
     /// What the tracks of one album usually have in common, stored once: ~10 tracks
     /// share each group, so a row carries one index instead of 29 bytes.
     struct Group: Hashable, Sendable {
-        /// Index into `directories`.
-        var directory: UInt32
+        /// Where the folder is in `directories`.
+        var directoryOffset: UInt32
         /// Indexes into `tags` / `foldedTags`.
         var artist: UInt32
         var album: UInt32
@@ -51,6 +51,7 @@ final class SearchTable: Sendable {
         var sampleRate: UInt32
         var year: Int16
         var discNumber: Int16
+        var directoryLength: UInt16
         var channels: UInt8
     }
 
@@ -58,14 +59,12 @@ final class SearchTable: Sendable {
     /// Rows in SPEC §2 order; a row's position is its rank.
     let rows: [Row]
     let groups: [Group]
-    /// A path is its group's directory (up to and including the last "/", or empty)
-    /// followed by the row's file name: the exact bytes, which need not be UTF-8.
-    let directories: PackedBytes
-    /// By rank, like `titles` and `foldedTitles`.
-    let fileNames: PackedBytes
-    let titles: PackedBytes
-    /// `f_title`: what title predicates compare.
-    let foldedTitles: PackedBytes
+    /// Every distinct folder, end to end. A path is its group's folder (up to and
+    /// including the last "/", or nothing) followed by the row's file name: the exact
+    /// bytes, which need not be UTF-8.
+    let directories: [UInt8]
+    /// By rank: `f_title` (what title predicates compare), title and file name.
+    let texts: RowTexts
     /// Distinct tag texts (nil: no tag) and, at the same index, their folded form.
     let tags: [String?]
     let foldedTags: PackedBytes
@@ -77,17 +76,15 @@ final class SearchTable: Sendable {
     let longestTitle: Int
 
     init(
-        generation: Int64, rows: [Row], groups: [Group], directories: PackedBytes, fileNames: PackedBytes,
-        titles: PackedBytes, foldedTitles: PackedBytes, tags: [String?], foldedTags: PackedBytes,
-        gains: [ReplayGain], idRanks: IDRanks, exceptions: [Int32: Track], longestTitle: Int
+        generation: Int64, rows: [Row], groups: [Group], directories: [UInt8], texts: RowTexts, tags: [String?],
+        foldedTags: PackedBytes, gains: [ReplayGain], idRanks: IDRanks, exceptions: [Int32: Track],
+        longestTitle: Int
     ) {
         self.generation = generation
         self.rows = rows
         self.groups = groups
         self.directories = directories
-        self.fileNames = fileNames
-        self.titles = titles
-        self.foldedTitles = foldedTitles
+        self.texts = texts
         self.tags = tags
         self.foldedTags = foldedTags
         self.gains = gains
@@ -101,64 +98,85 @@ final class SearchTable: Sendable {
     /// The rank of the track with this id, if the table holds it.
     func rank(of id: Int64) -> Int? { idRanks.rank(of: id) }
 
-    /// The tracks at `ranks`, in that order.
+    /// The tracks at `ranks` (at most `capacity` of them), in that order.
+    ///
+    /// Ranks are taken in batches, and each batch's rows, their groups and where their
+    /// texts are, are read in loops of their own: the cache misses of a batch overlap
+    /// instead of queuing one after another behind each result's allocations. Tracks
+    /// are built in place in the result (`TrackSlot`).
     func tracks(atRanks ranks: some Sequence<Int>, reserving capacity: Int) -> [Track] {
-        var result: [Track] = []
-        result.reserveCapacity(capacity)
-        var titleBuffer = [UInt8](repeating: 0, count: longestTitle)
-        rows.withUnsafeBufferPointer { rows in
-            groups.withUnsafeBufferPointer { groups in
-                tags.withUnsafeBufferPointer { tags in
-                    titleBuffer.withUnsafeMutableBufferPointer { titleBuffer in
-                        for rank in ranks {
-                            if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
-                                result.append(track)
-                                continue
+        let batchSize = 64
+        let batchRanks = UnsafeMutablePointer<Int>.allocate(capacity: batchSize)
+        let batchRows = UnsafeMutablePointer<Row>.allocate(capacity: batchSize)
+        let batchGroups = UnsafeMutablePointer<Group>.allocate(capacity: batchSize)
+        let batchTexts = UnsafeMutablePointer<RowTexts.View.Location>.allocate(capacity: batchSize)
+        let titleBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(longestTitle, 1))
+        defer {
+            batchRanks.deallocate()
+            batchRows.deallocate()
+            batchGroups.deallocate()
+            batchTexts.deallocate()
+            titleBuffer.deallocate()
+        }
+        var iterator = ranks.makeIterator()
+        return [Track](unsafeUninitializedCapacity: capacity) { result, built in
+            rows.withUnsafeBufferPointer { rows in
+                groups.withUnsafeBufferPointer { groups in
+                    tags.withUnsafeBufferPointer { tags in
+                        directories.withUnsafeBufferPointer { directories in
+                            texts.withView { texts in
+                                while true {
+                                    var count = 0
+                                    while count < batchSize, let rank = iterator.next() {
+                                        batchRanks[count] = rank
+                                        count += 1
+                                    }
+                                    if count == 0 { break }
+                                    precondition(built + count <= capacity, "more ranks than capacity")
+                                    for i in 0..<count { batchRows[i] = rows[batchRanks[i]] }
+                                    for i in 0..<count { batchGroups[i] = groups[Int(batchRows[i].group)] }
+                                    for i in 0..<count { batchTexts[i] = texts.locate(batchRanks[i]) }
+                                    for i in 0..<count {
+                                        let slot = result.baseAddress! + built
+                                        if !exceptions.isEmpty, let track = exceptions[Int32(batchRanks[i])] {
+                                            slot.initialize(to: track)
+                                        } else {
+                                            initializeTrack(
+                                                slot, batchRows[i], batchGroups[i],
+                                                title: texts.title(batchTexts[i], into: titleBuffer), tags, directories)
+                                        }
+                                        built += 1
+                                    }
+                                }
                             }
-                            let row = rows[rank]
-                            let group = groups[Int(row.group)]
-                            let title = decodeTitle(rank, to: titleBuffer)
-                            result.append(
-                                Track(
-                                    id: row.id, path: path(rank, directory: Int(group.directory), title: title),
-                                    title: String(decoding: title, as: UTF8.self),
-                                    artist: tags[Int(group.artist)], album: tags[Int(group.album)],
-                                    albumArtist: tags[Int(group.albumArtist)], genre: tags[Int(group.genre)],
-                                    trackNumber: Self.number(row.trackNumber),
-                                    discNumber: Self.number(group.discNumber), year: Self.number(group.year),
-                                    duration: row.duration, bitrateKbps: Int(row.bitrate),
-                                    sampleRate: Int(group.sampleRate), channels: Int(group.channels),
-                                    replayGain: gains[Int(row.replayGain)], fileSize: Int64(row.fileSize),
-                                    modificationTime: row.modificationTime))
                         }
                     }
                 }
             }
         }
-        return result
     }
 
-    /// The title of the row at `rank`, decoded into `buffer`.
-    private func decodeTitle(_ rank: Int, to buffer: UnsafeMutableBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        titles.withBytes(rank) { encoded in
-            foldedTitles.withBytes(rank) { folded in
-                let length = CompactText.decodeTitle(encoded, folded: folded, to: buffer.baseAddress!)
-                return UnsafeBufferPointer(start: buffer.baseAddress, count: length)
-            }
+    private func initializeTrack(
+        _ slot: UnsafeMutablePointer<Track>, _ row: Row, _ group: Group,
+        title encoded: (title: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>),
+        _ tags: UnsafeBufferPointer<String?>, _ directories: UnsafeBufferPointer<UInt8>
+    ) {
+        let (title, name) = encoded
+        let start = Int(group.directoryOffset)
+        let directory = UnsafeBufferPointer(rebasing: directories[start..<(start + Int(group.directoryLength))])
+        let path = FilePathBuilder.path(length: directory.count + RowTexts.nameLength(name, titleLength: title.count)) {
+            destination in
+            if let base = directory.baseAddress { destination.update(from: base, count: directory.count) }
+            RowTexts.writeName(name, title: title, to: destination + directory.count)
         }
-    }
-
-    /// The path of the row at `rank`: its directory, then its file name.
-    private func path(_ rank: Int, directory: Int, title: UnsafeBufferPointer<UInt8>) -> FilePath {
-        directories.withBytes(directory) { directory in
-            fileNames.withBytes(rank) { name in
-                let nameLength = CompactText.nameLength(name, titleLength: title.count)
-                return FilePathBuilder.path(length: directory.count + nameLength) { destination in
-                    if let base = directory.baseAddress { destination.update(from: base, count: directory.count) }
-                    CompactText.decodeName(name, title: title, to: destination + directory.count)
-                }
-            }
-        }
+        TrackSlot.initialize(
+            slot, id: row.id, path: path, title: String(decoding: title, as: UTF8.self),
+            artist: tags[Int(group.artist)], album: tags[Int(group.album)],
+            albumArtist: tags[Int(group.albumArtist)], genre: tags[Int(group.genre)],
+            trackNumber: Self.number(row.trackNumber), discNumber: Self.number(group.discNumber),
+            year: Self.number(group.year), duration: row.duration, bitrateKbps: Int(row.bitrate),
+            sampleRate: Int(group.sampleRate), channels: Int(group.channels), replayGain: gains[Int(row.replayGain)],
+            fileSize: Int64(row.fileSize), modificationTime: row.modificationTime)
     }
 
     private static func number(_ value: Int16) -> Int? {

@@ -22,7 +22,8 @@ struct SearchTableLoader {
     var sortTexts: [[UInt8]] = []
     var sortTextIndex: [[UInt8]: UInt32] = [:]
     var gains: [ReplayGain] = [ReplayGain()]
-    var directories = PackedBytes()
+    var directories: [UInt8] = []
+    /// Folder bytes → offset in `directories`.
     var directoryIndex: [[UInt8]: UInt32] = [:]
     var groups: [Group] = []
     var groupIndex: [Group: UInt32] = [:]
@@ -32,7 +33,7 @@ struct SearchTableLoader {
     var previousTag: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 4)
     var previousSortText: [(key: [UInt8], index: UInt32)] = Array(repeating: ([0xFF], 0), count: 2)
     /// [0xFF] is never a directory: they are empty or end with "/".
-    var previousDirectory: (key: [UInt8], index: UInt32) = ([0xFF], 0)
+    var previousDirectory: (key: [UInt8], offset: UInt32) = ([0xFF], 0)
 
     init(expectedRows: Int) {
         fileNames = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 32)
@@ -76,20 +77,21 @@ struct SearchTableLoader {
             return small
         }
         let numbers = [narrow(trackNumber), narrow(discNumber), narrow(year)]
+        // The directory keeps the last "/": joining is then plain concatenation.
+        let nameStart = pathBytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
         // A path FilePath would normalize is kept whole too (`FilePathBuilder`).
         let fits =
             !numbers.contains(nil) && UInt16(exactly: bitrate) != nil && UInt32(exactly: sampleRate) != nil
             && UInt8(exactly: channels) != nil && UInt32(exactly: fileSize) != nil
-            && FilePathBuilder.isNormalized(pathBytes)
+            && FilePathBuilder.isNormalized(pathBytes) && UInt16(exactly: nameStart) != nil
 
-        // The directory keeps the last "/": joining is then plain concatenation.
-        let nameStart = pathBytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
         let directory = internDirectory(UnsafeRawBufferPointer(rebasing: pathBytes[..<nameStart]))
         let group = internGroup(
             Group(
-                directory: directory, artist: tagIndexes[0], album: tagIndexes[1], albumArtist: tagIndexes[2],
+                directoryOffset: directory, artist: tagIndexes[0], album: tagIndexes[1], albumArtist: tagIndexes[2],
                 genre: tagIndexes[3], sampleRate: UInt32(truncatingIfNeeded: sampleRate),
-                year: numbers[2] ?? 0, discNumber: numbers[1] ?? 0, channels: UInt8(truncatingIfNeeded: channels)))
+                year: numbers[2] ?? 0, discNumber: numbers[1] ?? 0,
+                directoryLength: UInt16(truncatingIfNeeded: nameStart), channels: UInt8(truncatingIfNeeded: channels)))
         let entry = Row(
             id: id, duration: row.double(10) ?? 0, modificationTime: row.int(19) ?? 0,
             fileSize: UInt32(truncatingIfNeeded: fileSize), group: group, replayGain: gainIndex,
@@ -167,19 +169,21 @@ struct SearchTableLoader {
         return index
     }
 
+    /// The offset of these folder bytes in `directories`.
     private mutating func internDirectory(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        if previousDirectory.key.elementsEqual(bytes) { return previousDirectory.index }
+        if previousDirectory.key.elementsEqual(bytes) { return previousDirectory.offset }
         let key = Array(bytes)
-        let index: UInt32
+        let offset: UInt32
         if let known = directoryIndex[key] {
-            index = known
+            offset = known
         } else {
-            index = UInt32(directories.count)
-            directories.append(bytes)
-            directoryIndex[key] = index
+            guard let end = UInt32(exactly: directories.count) else { preconditionFailure("folders over 4 GB") }
+            offset = end
+            directories.append(contentsOf: bytes)
+            directoryIndex[key] = offset
         }
-        previousDirectory = (key, index)
-        return index
+        previousDirectory = (key, offset)
+        return offset
     }
 
     private mutating func internGroup(_ group: Group) -> UInt32 {
@@ -235,25 +239,15 @@ struct SearchTableLoader {
 
         var sortedRows: [Row] = []
         sortedRows.reserveCapacity(count)
-        var sortedNames = PackedBytes(reservingCapacity: count, bytes: fileNames.bytes.count / 2)
-        var sortedTitles = PackedBytes(reservingCapacity: count, bytes: count * 4)
-        var sortedFolded = PackedBytes(reservingCapacity: count, bytes: foldedTitles.bytes.count)
+        var texts = RowTexts(
+            reservingCapacity: count, bytes: foldedTitles.bytes.count + fileNames.bytes.count / 2 + count * 6)
         var sortedExceptions: [Int32: Track] = [:]
         var rankOfRow = [Int32](repeating: 0, count: count)
-        var encoded: [UInt8] = []
         for (rank, row) in order.enumerated() {
             sortedRows.append(rows[row])
             titles.withBytes(row) { title in
                 foldedTitles.withBytes(row) { folded in
-                    sortedFolded.append(folded)
-                    encoded.removeAll(keepingCapacity: true)
-                    CompactText.appendTitle(title, folded: folded, to: &encoded)
-                    sortedTitles.append(encoded)
-                }
-                fileNames.withBytes(row) { name in
-                    encoded.removeAll(keepingCapacity: true)
-                    CompactText.appendName(name, title: title, to: &encoded)
-                    sortedNames.append(encoded)
+                    fileNames.withBytes(row) { name in texts.append(title: title, folded: folded, name: name) }
                 }
             }
             if let track = exceptions[row] { sortedExceptions[Int32(rank)] = track }
@@ -267,13 +261,10 @@ struct SearchTableLoader {
         rows = []
 
         foldedTags.shrink()
-        directories.shrink()
-        sortedNames.shrink()
-        sortedTitles.shrink()
+        texts.shrink()
         return SearchTable(
             generation: generation, rows: sortedRows, groups: groups.withUnsafeBufferPointer { Array($0) },
-            directories: directories, fileNames: sortedNames, titles: sortedTitles, foldedTitles: sortedFolded,
-            tags: tags.withUnsafeBufferPointer { Array($0) }, foldedTags: foldedTags,
+            directories: directories.withUnsafeBufferPointer { Array($0) }, texts: texts, tags: tags.withUnsafeBufferPointer { Array($0) }, foldedTags: foldedTags,
             gains: gains.withUnsafeBufferPointer { Array($0) }, idRanks: idRanks,
             exceptions: sortedExceptions, longestTitle: longestTitle)
     }
@@ -282,8 +273,9 @@ struct SearchTableLoader {
     /// everything else ties: rare, so copying the bytes out does not matter.
     private func comparePaths(_ a: Int, _ b: Int) -> Int {
         func path(_ row: Int) -> [UInt8] {
-            let directory = directories.range(Int(groups[Int(rows[row].group)].directory))
-            return Array(directories.bytes[directory]) + fileNames.bytes[fileNames.range(row)]
+            let group = groups[Int(rows[row].group)]
+            let start = Int(group.directoryOffset)
+            return Array(directories[start..<(start + Int(group.directoryLength))]) + fileNames.bytes[fileNames.range(row)]
         }
         let x = path(a)
         let y = path(b)
