@@ -19,13 +19,12 @@ import Glibc
 enum FilePathBuilder {
     /// A path of `length` bytes that `fill` writes (without NUL); they must be normalized.
     static func path(length: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) -> FilePath {
-        let storage = [CChar](unsafeUninitializedCapacity: length + 1) { buffer, count in
-            buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: length + 1) { bytes in
-                fill(bytes)
-                bytes[length] = 0
-            }
-            count = length + 1
-        }
+        // Not `init(unsafeUninitializedCapacity:)` or `init(repeating:count:)`: they are
+        // not specialized and look the array's type up at run time on every call.
+        var storage: [CChar] = []
+        storage.reserveCapacity(length + 1)
+        storage.append(contentsOf: repeatElement(0, count: length + 1))
+        storage.withUnsafeMutableBytes { fill($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         if layoutMatches { return unsafeBitCast(storage, to: FilePath.self) }
         return storage.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!) }
     }

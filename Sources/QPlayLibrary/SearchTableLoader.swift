@@ -16,7 +16,10 @@ struct SearchTableLoader {
     var discs: [Int64] = []
     var trackNumbers: [Int64] = []
 
-    var tags: [String?] = [nil]
+    /// Distinct tag texts, as bytes (their Strings are made last, in `finish`), and
+    /// whether each is a tag at all (index 0: no tag).
+    var tagTexts = PackedBytes()
+    var tagPresent: [Bool] = [false]
     var foldedTags = PackedBytes()
     var tagIndex: [[UInt8]: UInt32] = [[0xFF]: 0]
     var sortTexts: [[UInt8]] = []
@@ -41,6 +44,7 @@ struct SearchTableLoader {
         foldedTitles = PackedBytes(reservingCapacity: expectedRows, bytes: expectedRows * 24)
         rows.reserveCapacity(expectedRows)
         foldedTags.append(EmptyCollection())  // index 0: no tag, folded ""
+        tagTexts.append(EmptyCollection())
     }
 
     mutating func add(_ row: SQLiteRow) {
@@ -100,8 +104,8 @@ struct SearchTableLoader {
         if !fits {
             exceptions[rows.count] = Track(
                 id: id, path: PathBytes.path(pathBytes), title: String(decoding: title, as: UTF8.self),
-                artist: tags[Int(tagIndexes[0])], album: tags[Int(tagIndexes[1])],
-                albumArtist: tags[Int(tagIndexes[2])], genre: tags[Int(tagIndexes[3])],
+                artist: tag(tagIndexes[0]), album: tag(tagIndexes[1]), albumArtist: tag(tagIndexes[2]),
+                genre: tag(tagIndexes[3]),
                 trackNumber: trackNumber.map(Int.init), discNumber: discNumber.map(Int.init),
                 year: year.map(Int.init), duration: entry.duration, bitrateKbps: Int(bitrate),
                 sampleRate: Int(sampleRate), channels: Int(channels), replayGain: gain, fileSize: fileSize,
@@ -144,13 +148,19 @@ struct SearchTableLoader {
         if let known = tagIndex[key] {
             index = known
         } else {
-            index = UInt32(tags.count)
-            tags.append(original.map { String(decoding: $0, as: UTF8.self) })
+            index = UInt32(tagPresent.count)
+            tagTexts.append(original ?? UnsafeRawBufferPointer(start: nil, count: 0))
+            tagPresent.append(original != nil)
             foldedTags.append(folded)
             tagIndex[key] = index
         }
         previousTag[slot] = (key, index)
         return index
+    }
+
+    private func tag(_ index: UInt32) -> String? {
+        guard tagPresent[Int(index)] else { return nil }
+        return tagTexts.withBytes(Int(index)) { String(decoding: $0, as: UTF8.self) }
     }
 
     private mutating func internSortText(slot: Int, _ text: UnsafeRawBufferPointer?) -> UInt32 {
@@ -264,9 +274,21 @@ struct SearchTableLoader {
         texts.shrink()
         return SearchTable(
             generation: generation, rows: sortedRows, groups: groups.withUnsafeBufferPointer { Array($0) },
-            directories: directories.withUnsafeBufferPointer { Array($0) }, texts: texts, tags: tags.withUnsafeBufferPointer { Array($0) }, foldedTags: foldedTags,
+            directories: directories.withUnsafeBufferPointer { Array($0) }, texts: texts, tags: tagStrings(),
+            foldedTags: foldedTags,
             gains: gains.withUnsafeBufferPointer { Array($0) }, idRanks: idRanks,
             exceptions: sortedExceptions, longestTitle: longestTitle)
+    }
+
+    /// The tag texts as Strings, which every result shares. Made last, when the loader's
+    /// scratch memory is free: ~15,000 small allocations in a row then fill a few pages,
+    /// where strings made one by one while loading ended up scattered among the scratch
+    /// allocations, keeping ~1 MB of half-empty pages resident.
+    private func tagStrings() -> [String?] {
+        var strings: [String?] = []
+        strings.reserveCapacity(tagPresent.count)
+        for index in tagPresent.indices { strings.append(tag(UInt32(index))) }
+        return strings
     }
 
     /// The paths of two rows (in load order) in memcmp order. Only reached when
