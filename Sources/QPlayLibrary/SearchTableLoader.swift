@@ -297,7 +297,8 @@ struct SearchTableLoader {
         func path(_ row: Int) -> [UInt8] {
             let group = groups[Int(rows[row].group)]
             let start = Int(group.directoryOffset)
-            return Array(directories[start..<(start + Int(group.directoryLength))]) + fileNames.bytes[fileNames.range(row)]
+            let directory = directories[start..<(start + Int(group.directoryLength))]
+            return Array(directory) + fileNames.bytes[fileNames.range(row)]
         }
         let x = path(a)
         let y = path(b)
