@@ -1,6 +1,6 @@
 import CTagLib
 
-/// glibc keeps freed heap memory for reuse. A search table (~31 MB at 100,000 tracks)
+/// glibc keeps freed heap memory for reuse. A search table's loading scratch
 /// or a large result (83,000 tracks: a 21 MB array) would otherwise stay resident after
 /// it is freed, for the life of the daemon:
 /// - `malloc_trim(0)` hands free heap pages back to the kernel (after a table load);

@@ -4,10 +4,11 @@ import Glibc
 
 /// Many byte strings stored end to end in one buffer: element `i` is
 /// `bytes[offsets[i]..<offsets[i + 1]]`. One allocation instead of one per string, so
-/// 100,000 titles cost their bytes plus 8 bytes each.
+/// 100,000 titles cost their bytes plus 4 bytes each (offsets are 32-bit: one table's
+/// texts are a few megabytes, far below the 4 GB that `append` refuses to pass).
 struct PackedBytes: Sendable {
     private(set) var bytes: [UInt8] = []
-    private(set) var offsets: [Int] = [0]
+    private(set) var offsets: [UInt32] = [0]
 
     init(reservingCapacity count: Int = 0, bytes byteCount: Int = 0) {
         offsets.reserveCapacity(count + 1)
@@ -18,29 +19,52 @@ struct PackedBytes: Sendable {
 
     mutating func append(_ element: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: element)
-        offsets.append(bytes.count)
+        appendOffset()
     }
 
-    /// Appends `element` followed by a NUL byte, as one element (for C strings).
-    mutating func appendWithNUL(_ element: UnsafeRawBufferPointer) {
+    mutating func append(_ element: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: element)
-        bytes.append(0)
-        offsets.append(bytes.count)
+        appendOffset()
     }
 
     mutating func append(_ element: some Collection<UInt8>) {
         bytes.append(contentsOf: element)
-        offsets.append(bytes.count)
+        appendOffset()
     }
 
-    func range(_ index: Int) -> Range<Int> { offsets[index]..<offsets[index + 1] }
+    private mutating func appendOffset() {
+        guard let end = UInt32(exactly: bytes.count) else {
+            preconditionFailure("PackedBytes holds at most 4 GB")
+        }
+        offsets.append(end)
+    }
 
-    func length(_ index: Int) -> Int { offsets[index + 1] - offsets[index] }
+    func range(_ index: Int) -> Range<Int> { Int(offsets[index])..<Int(offsets[index + 1]) }
+
+    func length(_ index: Int) -> Int { Int(offsets[index + 1] - offsets[index]) }
 
     func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let range = range(index)
         return try bytes.withUnsafeBufferPointer { all in
             try body(UnsafeBufferPointer(rebasing: all[range]))
+        }
+    }
+
+    /// Copies element `index` to `destination`; returns its length.
+    func copy(_ index: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        let range = range(index)
+        bytes.withUnsafeBufferPointer { all in
+            guard !range.isEmpty else { return }
+            destination.update(from: all.baseAddress! + range.lowerBound, count: range.count)
+        }
+        return range.count
+    }
+
+    /// Element `index` as text (invalid UTF-8 becomes U+FFFD, as `String(decoding:)` does).
+    func string(_ index: Int) -> String {
+        let range = range(index)
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
         }
     }
 
@@ -60,4 +84,3 @@ struct PackedBytes: Sendable {
         offsets = offsets.withUnsafeBufferPointer { Array($0) }
     }
 }
-

@@ -32,9 +32,10 @@ extension SearchTable {
                     ofIDs: "SELECT rowid FROM track_title_fts WHERE track_title_fts MATCH ?",
                     "f_title : \(SearchSQL.phrase(value))", db)
             }
-            return scan(foldedTitles, for: wanted, predicate.comparison)
+            return scanTitles(for: wanted, predicate.comparison)
         case .artist, .album, .albumArtist, .genre:
-            // Few distinct texts (one per artist or album): test each once, then the rows.
+            // Few distinct texts (one per artist or album): test each once, then each
+            // group (one per album) once, then the rows.
             var matchingTags = [Bool](repeating: false, count: tags.count)
             foldedTags.bytes.withUnsafeBufferPointer { all in
                 wanted.withUnsafeBufferPointer { wanted in
@@ -44,16 +45,17 @@ extension SearchTable {
                     }
                 }
             }
-            var ranks = RankSet(capacity: count)
-            let keyPath: KeyPath<Entry, UInt32> =
+            let keyPath: KeyPath<Group, UInt32> =
                 switch predicate.property {
                 case .artist: \.artist
                 case .album: \.album
                 case .albumArtist: \.albumArtist
                 default: \.genre
                 }
-            entries.withUnsafeBufferPointer { entries in
-                for rank in entries.indices where matchingTags[Int(entries[rank][keyPath: keyPath])] {
+            let matchingGroups = groups.map { matchingTags[Int($0[keyPath: keyPath])] }
+            var ranks = RankSet(capacity: count)
+            rows.withUnsafeBufferPointer { rows in
+                for rank in rows.indices where matchingGroups[Int(rows[rank].group)] {
                     ranks.insert(rank)
                 }
             }
@@ -77,16 +79,14 @@ extension SearchTable {
         return ranks
     }
 
-    /// The rows of `texts` containing (or equal to) `wanted`, byte-wise: the folded text
-    /// is valid UTF-8, so a byte match is a character match, as with SQLite's `instr`.
-    private func scan(_ texts: PackedBytes, for wanted: [UInt8], _ comparison: Comparison) -> RankSet {
+    /// The rows whose folded title contains (or equals) `wanted`, byte-wise: the folded
+    /// text is valid UTF-8, so a byte match is a character match, as with SQLite's `instr`.
+    private func scanTitles(for wanted: [UInt8], _ comparison: Comparison) -> RankSet {
         var ranks = RankSet(capacity: count)
-        texts.bytes.withUnsafeBufferPointer { all in
+        texts.withView { texts in
             wanted.withUnsafeBufferPointer { wanted in
-                let offsets = texts.offsets
-                for rank in 0..<count {
-                    let text = UnsafeBufferPointer(rebasing: all[offsets[rank]..<offsets[rank + 1]])
-                    if Self.matches(text, wanted, comparison) { ranks.insert(rank) }
+                for rank in 0..<count where Self.matches(texts.folded(rank), wanted, comparison) {
+                    ranks.insert(rank)
                 }
             }
         }

@@ -4,121 +4,184 @@ import SystemPackage
 
 /// Every track of the index in memory, compactly, **stored in SPEC §2 order**, so a
 /// query is a set of row positions ("ranks") and its result is those rows read in
-/// ascending order: no SQL sort, no row decoding, no per-query string building beyond
-/// each result's path and title.
+/// ascending order: no SQL sort, no row decoding; each result's path and title are
+/// built from packed bytes (one allocation for the path, one for a title longer than
+/// 15 bytes).
 ///
 /// Filled from one snapshot of the database (`SearchTable+Loading`) and never changed:
 /// `generation` is the `library_info` write counter of that snapshot, and the index
-/// loads a new table when the counter moves. About 310 bytes a track (100,000 tracks:
-/// ~31 MB resident): an 88-byte row, the path's (~110 bytes) and long titles' heap
-/// storage, the folded title packed in one buffer, ids for id → rank, and interned tag
-/// texts (an album's tracks share one artist and one album string).
+/// loads a new table when the counter moves. About 93 bytes a track (measured resident:
+/// 9.3 MB at 100,000 tracks, 1.9 MB at 20,000): a 40-byte row; the folded title, title
+/// and file name in one run of bytes (`RowTexts`, ~33 bytes with its offset: the title
+/// is mostly an upper-case mask over the folded title, the file name mostly stored
+/// without the title it contains); id → rank in ~4.4 bytes (`IDRanks`); and, once per
+/// album rather than per track, a `Group` (folder, tag texts, year, disc, format).
 ///
 /// Predicates (`SearchTable+Matching`): titles are searched through the FTS5 trigram
-/// table (3+ characters) or by scanning the packed folded titles (1–2 characters,
+/// table (3+ characters) or by scanning the folded titles (1–2 characters,
 /// `equals`); artist, album, album artist and genre are tested once per distinct text;
 /// paths go to SQL (`instr` over `f_path`, which is not kept in memory).
 final class SearchTable: Sendable {
-    /// One row. Path and title are ready-made values that every result shares (a result
-    /// track costs a struct copy and a few reference counts, no allocation). Numbers in
-    /// narrow fields; a row whose numbers do not fit (or equal a field's `absent`
-    /// marker) is an exception, kept whole in `exceptions`.
-    struct Entry: Sendable {
+    /// One track's own values, in narrow fields (widest first: no padding, 40 bytes).
+    /// A row whose numbers do not fit (or equal a field's `absent` marker) is an
+    /// exception, kept whole in `exceptions`.
+    struct Row: Sendable {
         var id: Int64
         var duration: Double
         var modificationTime: Int64
-        var path: FilePath
-        var title: String
         var fileSize: UInt32
-        var sampleRate: UInt32
+        /// Index into `groups`.
+        var group: UInt32
+        /// Index into `gains`; 0 is "no ReplayGain values".
+        var replayGain: UInt32
+        var bitrate: UInt16
+        var trackNumber: Int16
+
+        static let absent = Int16.min
+    }
+
+    /// What the tracks of one album usually have in common, stored once: ~10 tracks
+    /// share each group, so a row carries one index instead of 29 bytes.
+    struct Group: Hashable, Sendable {
+        /// Where the folder is in `directories`.
+        var directoryOffset: UInt32
         /// Indexes into `tags` / `foldedTags`.
         var artist: UInt32
         var album: UInt32
         var albumArtist: UInt32
         var genre: UInt32
-        /// Index into `gains`; 0 is "no ReplayGain values".
-        var replayGain: UInt32
-        var bitrate: UInt16
-        var trackNumber: Int16
-        var discNumber: Int16
+        var sampleRate: UInt32
         var year: Int16
+        var discNumber: Int16
+        var directoryLength: UInt16
         var channels: UInt8
-
-        static let absent = Int16.min
     }
 
     let generation: Int64
     /// Rows in SPEC §2 order; a row's position is its rank.
-    let entries: [Entry]
-    /// `f_title` by rank: what title predicates compare.
-    let foldedTitles: PackedBytes
+    let rows: [Row]
+    let groups: [Group]
+    /// Every distinct folder, end to end. A path is its group's folder (up to and
+    /// including the last "/", or nothing) followed by the row's file name: the exact
+    /// bytes, which need not be UTF-8.
+    let directories: [UInt8]
+    /// By rank: `f_title` (what title predicates compare), title and file name.
+    let texts: RowTexts
     /// Distinct tag texts (nil: no tag) and, at the same index, their folded form.
     let tags: [String?]
     let foldedTags: PackedBytes
     let gains: [ReplayGain]
-    /// Track ids ascending, and the rank of each: id → rank by binary search.
-    let sortedIDs: [Int64]
-    let ranksOfSortedIDs: [Int32]
-    /// Rows whose numbers do not fit `Entry`, by rank.
+    let idRanks: IDRanks
+    /// Rows whose numbers do not fit `Row` and `Group`, by rank.
     let exceptions: [Int32: Track]
+    /// Room for any title (the decoding buffer of `tracks(atRanks:)`).
+    let longestTitle: Int
 
     init(
-        generation: Int64, entries: [Entry], foldedTitles: PackedBytes, tags: [String?],
-        foldedTags: PackedBytes, gains: [ReplayGain], sortedIDs: [Int64], ranksOfSortedIDs: [Int32],
-        exceptions: [Int32: Track]
+        generation: Int64, rows: [Row], groups: [Group], directories: [UInt8], texts: RowTexts, tags: [String?],
+        foldedTags: PackedBytes, gains: [ReplayGain], idRanks: IDRanks, exceptions: [Int32: Track],
+        longestTitle: Int
     ) {
         self.generation = generation
-        self.entries = entries
-        self.foldedTitles = foldedTitles
+        self.rows = rows
+        self.groups = groups
+        self.directories = directories
+        self.texts = texts
         self.tags = tags
         self.foldedTags = foldedTags
         self.gains = gains
-        self.sortedIDs = sortedIDs
-        self.ranksOfSortedIDs = ranksOfSortedIDs
+        self.idRanks = idRanks
         self.exceptions = exceptions
+        self.longestTitle = longestTitle
     }
 
-    var count: Int { entries.count }
+    var count: Int { rows.count }
 
     /// The rank of the track with this id, if the table holds it.
-    func rank(of id: Int64) -> Int? {
-        var low = 0
-        var high = sortedIDs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
-        }
-        guard low < sortedIDs.count, sortedIDs[low] == id else { return nil }
-        return Int(ranksOfSortedIDs[low])
-    }
+    func rank(of id: Int64) -> Int? { idRanks.rank(of: id) }
 
-    /// The tracks at `ranks`, in that order.
+    /// The tracks at `ranks` (at most `capacity` of them), in that order.
+    ///
+    /// Ranks are taken in batches, and each batch's rows, their groups and where their
+    /// texts are, are read in loops of their own: the cache misses of a batch overlap
+    /// instead of queuing one after another behind each result's allocations. Tracks
+    /// are built in place in the result (`TrackSlot`).
     func tracks(atRanks ranks: some Sequence<Int>, reserving capacity: Int) -> [Track] {
-        var result: [Track] = []
-        result.reserveCapacity(capacity)
-        entries.withUnsafeBufferPointer { entries in
-            for rank in ranks {
-                if !exceptions.isEmpty, let track = exceptions[Int32(rank)] {
-                    result.append(track)
-                    continue
+        let batchSize = 64
+        let batchRanks = UnsafeMutablePointer<Int>.allocate(capacity: batchSize)
+        let batchRows = UnsafeMutablePointer<Row>.allocate(capacity: batchSize)
+        let batchGroups = UnsafeMutablePointer<Group>.allocate(capacity: batchSize)
+        let batchTexts = UnsafeMutablePointer<RowTexts.View.Location>.allocate(capacity: batchSize)
+        let titleBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(longestTitle, 1))
+        defer {
+            batchRanks.deallocate()
+            batchRows.deallocate()
+            batchGroups.deallocate()
+            batchTexts.deallocate()
+            titleBuffer.deallocate()
+        }
+        var iterator = ranks.makeIterator()
+        return [Track](unsafeUninitializedCapacity: capacity) { result, built in
+            rows.withUnsafeBufferPointer { rows in
+                groups.withUnsafeBufferPointer { groups in
+                    tags.withUnsafeBufferPointer { tags in
+                        directories.withUnsafeBufferPointer { directories in
+                            texts.withView { texts in
+                                while true {
+                                    var count = 0
+                                    while count < batchSize, let rank = iterator.next() {
+                                        batchRanks[count] = rank
+                                        count += 1
+                                    }
+                                    if count == 0 { break }
+                                    precondition(built + count <= capacity, "more ranks than capacity")
+                                    for i in 0..<count { batchRows[i] = rows[batchRanks[i]] }
+                                    for i in 0..<count { batchGroups[i] = groups[Int(batchRows[i].group)] }
+                                    for i in 0..<count { batchTexts[i] = texts.locate(batchRanks[i]) }
+                                    for i in 0..<count {
+                                        let slot = result.baseAddress! + built
+                                        if !exceptions.isEmpty, let track = exceptions[Int32(batchRanks[i])] {
+                                            slot.initialize(to: track)
+                                        } else {
+                                            initializeTrack(
+                                                slot, batchRows[i], batchGroups[i],
+                                                title: texts.title(batchTexts[i], into: titleBuffer), tags, directories)
+                                        }
+                                        built += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                let entry = entries[rank]
-                result.append(
-                    Track(
-                        id: entry.id, path: entry.path, title: entry.title, artist: tags[Int(entry.artist)],
-                        album: tags[Int(entry.album)], albumArtist: tags[Int(entry.albumArtist)],
-                        genre: tags[Int(entry.genre)], trackNumber: Self.number(entry.trackNumber),
-                        discNumber: Self.number(entry.discNumber), year: Self.number(entry.year),
-                        duration: entry.duration, bitrateKbps: Int(entry.bitrate),
-                        sampleRate: Int(entry.sampleRate), channels: Int(entry.channels),
-                        replayGain: gains[Int(entry.replayGain)], fileSize: Int64(entry.fileSize),
-                        modificationTime: entry.modificationTime))
             }
         }
-        return result
+    }
+
+    private func initializeTrack(
+        _ slot: UnsafeMutablePointer<Track>, _ row: Row, _ group: Group,
+        title encoded: (title: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>),
+        _ tags: UnsafeBufferPointer<String?>, _ directories: UnsafeBufferPointer<UInt8>
+    ) {
+        let (title, name) = encoded
+        let start = Int(group.directoryOffset)
+        let directory = UnsafeBufferPointer(rebasing: directories[start..<(start + Int(group.directoryLength))])
+        let path = FilePathBuilder.path(length: directory.count + RowTexts.nameLength(name, titleLength: title.count)) {
+            destination in
+            if let base = directory.baseAddress { destination.update(from: base, count: directory.count) }
+            RowTexts.writeName(name, title: title, to: destination + directory.count)
+        }
+        TrackSlot.initialize(
+            slot, id: row.id, path: path, title: String(decoding: title, as: UTF8.self),
+            artist: tags[Int(group.artist)], album: tags[Int(group.album)],
+            albumArtist: tags[Int(group.albumArtist)], genre: tags[Int(group.genre)],
+            trackNumber: Self.number(row.trackNumber), discNumber: Self.number(group.discNumber),
+            year: Self.number(group.year), duration: row.duration, bitrateKbps: Int(row.bitrate),
+            sampleRate: Int(group.sampleRate), channels: Int(group.channels), replayGain: gains[Int(row.replayGain)],
+            fileSize: Int64(row.fileSize), modificationTime: row.modificationTime)
     }
 
     private static func number(_ value: Int16) -> Int? {
-        value == Entry.absent ? nil : Int(value)
+        value == Row.absent ? nil : Int(value)
     }
 }
