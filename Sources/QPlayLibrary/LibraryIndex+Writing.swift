@@ -64,7 +64,7 @@ extension LibraryIndex {
         scanning.withLock { $0 = false }
         // A scan leaves the writer's page cache full (SQLite's 2 MB) and the heap holding
         // the parsers' scratch, and the daemon may then idle for days: give both back.
-        try? pool.writeWithoutTransaction { $0.releaseMemory() }
+        pool.writeWithoutTransaction { $0.releaseMemory() }
         MemoryTrim.releaseFreeMemory()
     }
 }

@@ -10,8 +10,8 @@ import CTagLib
 ///   default threshold starts at 128 KB but rises to the size of the largest block
 ///   freed, up to 32 MB — after one large result the next ones come from the heap and
 ///   stay. This setting is process-wide; it is made once, when an index opens.
-enum MemoryTrim {
-    static func releaseFreeMemory() {
+public enum MemoryTrim {
+    public static func releaseFreeMemory() {
         _ = qp_malloc_trim()
     }
 

@@ -10,6 +10,7 @@ struct CommandDispatcher: RequestHandler {
     let player: PlayerService
     let library: LibraryService
     let startedAt: ContinuousClock.Instant
+    let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
         do {
@@ -41,6 +42,7 @@ struct CommandDispatcher: RequestHandler {
         case .search(let predicates, let limit):
             let query = Query(predicates.map(QPlayLibrary.Predicate.init))
             let tracks = try index.search(query, limit: limit)
+            memory.queryAnswered()
             return .success(SearchResult(tracks: tracks.map(QPlayProtocol.Track.init)))
         case .add(let source):
             let tracks = try resolve(source)
@@ -140,6 +142,7 @@ struct CommandDispatcher: RequestHandler {
         switch source {
         case .query(let predicates):
             let tracks = try index.search(Query(predicates.map(QPlayLibrary.Predicate.init)))
+            memory.queryAnswered()
             guard !tracks.isEmpty else { throw ProtocolError.noMatch("no track matches \(describe(predicates))") }
             return Array(tracks)
         case .ids(let ids):

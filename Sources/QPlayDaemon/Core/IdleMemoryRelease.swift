@@ -1,0 +1,39 @@
+import Dispatch
+import QPlayLibrary
+import Synchronization
+
+/// Gives freed heap memory back to the kernel once the daemon has been quiet for a
+/// moment after a library query.
+///
+/// A search or an `add` builds its result (a path and a title per track, then their wire
+/// form) and frees it once the response is written. glibc keeps those freed pages for
+/// reuse, so a daemon that answered a few large queries would stay ~1 MB (20,000 tracks)
+/// to ~8 MB (a one-letter search of 100,000) bigger for as long as it idles — which is
+/// most of its life. Trimming inside the query cannot help: the result is still alive
+/// then. So each query (re)arms a timer, and only the last of a burst trims.
+final class IdleMemoryRelease: Sendable {
+    private let armed = Mutex<UInt64>(0)
+    private let queue = DispatchQueue(label: "qplay.idle-memory-release", qos: .utility)
+    private let delay: DispatchTimeInterval
+    private let release: @Sendable () -> Void
+
+    init(
+        delay: DispatchTimeInterval = .milliseconds(300),
+        release: @escaping @Sendable () -> Void = MemoryTrim.releaseFreeMemory
+    ) {
+        self.delay = delay
+        self.release = release
+    }
+
+    /// A query just allocated its result: trim `delay` after the last such call.
+    func queryAnswered() {
+        let generation = armed.withLock { generation in
+            generation &+= 1
+            return generation
+        }
+        queue.asyncAfter(deadline: .now() + delay) { [self] in
+            guard armed.withLock({ $0 == generation }) else { return }  // a later query re-armed it
+            release()
+        }
+    }
+}
