@@ -12,28 +12,35 @@ import Synchronization
 /// most of its life. Trimming inside the query cannot help: the result is still alive
 /// then. So each query (re)arms a timer, and only the last of a burst trims.
 final class IdleMemoryRelease: Sendable {
+    /// Runs a closure later (after the quiet delay); injectable so tests need no clock.
+    typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
+
     private let armed = Mutex<UInt64>(0)
-    private let queue = DispatchQueue(label: "qplay.idle-memory-release", qos: .utility)
-    private let delay: DispatchTimeInterval
+    private let schedule: Scheduler
     private let release: @Sendable () -> Void
 
     init(
-        delay: DispatchTimeInterval = .milliseconds(300),
+        schedule: @escaping Scheduler = IdleMemoryRelease.after(.milliseconds(300)),
         release: @escaping @Sendable () -> Void = MemoryTrim.releaseFreeMemory
     ) {
-        self.delay = delay
+        self.schedule = schedule
         self.release = release
     }
 
-    /// A query just allocated its result: trim `delay` after the last such call.
+    /// A query just allocated its result: trim once no other query followed it.
     func queryAnswered() {
         let generation = armed.withLock { generation in
             generation &+= 1
             return generation
         }
-        queue.asyncAfter(deadline: .now() + delay) { [self] in
+        schedule { [self] in
             guard armed.withLock({ $0 == generation }) else { return }  // a later query re-armed it
             release()
         }
+    }
+
+    static func after(_ delay: DispatchTimeInterval) -> Scheduler {
+        let queue = DispatchQueue(label: "qplay.idle-memory-release", qos: .utility)
+        return { work in queue.asyncAfter(deadline: .now() + delay, execute: work) }
     }
 }

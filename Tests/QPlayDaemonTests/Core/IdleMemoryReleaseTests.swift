@@ -5,33 +5,48 @@ import Testing
 
 @Suite("Idle memory release")
 struct IdleMemoryReleaseTests {
-    @Test func aBurstOfQueriesReleasesOnceAfterTheLast() async throws {
-        let releases = Counter()
-        let idle = IdleMemoryRelease(delay: .milliseconds(500)) { releases.add() }
-        for _ in 0..<5 {
-            idle.queryAnswered()
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(releases.value == 0)  // re-armed by each query: nothing yet
-        try await releases.waitFor(1)
-        try await Task.sleep(for: .milliseconds(700))
-        #expect(releases.value == 1)
+    @Test func aBurstOfQueriesReleasesOnceAfterTheLast() {
+        let timers = Timers()
+        let releases = Mutex(0)
+        let idle = IdleMemoryRelease(schedule: timers.add) { releases.withLock { $0 += 1 } }
+
+        for _ in 0..<5 { idle.queryAnswered() }
+        #expect(releases.withLock { $0 } == 0)  // nothing before the delay has passed
+        timers.fire()
+        #expect(releases.withLock { $0 } == 1)  // the last query's timer, not the four it re-armed
 
         idle.queryAnswered()
-        try await releases.waitFor(2)
+        timers.fire()
+        #expect(releases.withLock { $0 } == 2)
+    }
+
+    @Test func aQueryDuringTheDelayPostponesTheRelease() {
+        let timers = Timers()
+        let releases = Mutex(0)
+        let idle = IdleMemoryRelease(schedule: timers.add) { releases.withLock { $0 += 1 } }
+
+        idle.queryAnswered()
+        idle.queryAnswered()
+        timers.fireFirst()  // the first query's delay ends while the second is pending
+        #expect(releases.withLock { $0 } == 0)
+        timers.fire()
+        #expect(releases.withLock { $0 } == 1)
     }
 }
 
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-    var value: Int { count.withLock { $0 } }
-    func add() { count.withLock { $0 += 1 } }
+/// Scheduled closures, run when the test says the delay has passed.
+private final class Timers: Sendable {
+    private let pending = Mutex<[@Sendable () -> Void]>([])
 
-    /// Waits (up to 10 s, the machine may be loaded) until the count reaches `target`.
-    func waitFor(_ target: Int) async throws {
-        for _ in 0..<1000 where value < target {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(value == target)
+    func add(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(work) }
+    }
+
+    func fire() {
+        for work in pending.withLock({ list in defer { list = [] }; return list }) { work() }
+    }
+
+    func fireFirst() {
+        pending.withLock { $0.removeFirst() }()
     }
 }
