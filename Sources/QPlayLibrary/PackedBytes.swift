@@ -17,18 +17,14 @@ struct PackedBytes: Sendable {
 
     var count: Int { offsets.count - 1 }
 
-    mutating func append(_ element: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: element)
-        appendOffset()
-    }
-
-    mutating func append(_ element: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: element)
-        appendOffset()
-    }
-
     mutating func append(_ element: some Collection<UInt8>) {
         bytes.append(contentsOf: element)
+        appendOffset()
+    }
+
+    /// Appends one element that `write` appends to the buffer piece by piece.
+    mutating func appendElement(_ write: (inout [UInt8]) -> Void) {
+        write(&bytes)
         appendOffset()
     }
 
@@ -40,8 +36,6 @@ struct PackedBytes: Sendable {
     }
 
     func range(_ index: Int) -> Range<Int> { Int(offsets[index])..<Int(offsets[index + 1]) }
-
-    func length(_ index: Int) -> Int { Int(offsets[index + 1] - offsets[index]) }
 
     func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let range = range(index)
@@ -58,14 +52,6 @@ struct PackedBytes: Sendable {
             destination.update(from: all.baseAddress! + range.lowerBound, count: range.count)
         }
         return range.count
-    }
-
-    /// Element `index` as text (invalid UTF-8 becomes U+FFFD, as `String(decoding:)` does).
-    func string(_ index: Int) -> String {
-        let range = range(index)
-        return bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
-        }
     }
 
     /// memcmp order (SQLite's BINARY collation for TEXT and BLOB): bytes, then length.

@@ -11,62 +11,56 @@
 ///    the title's position (< 255) and the name without the title. Otherwise 255 and the
 ///    name, byte for byte (it need not be UTF-8).
 struct RowTexts: Sendable {
-    private(set) var bytes: [UInt8] = []
-    private(set) var offsets: [UInt32] = [0]
+    /// One element per row.
+    private var rows: PackedBytes
 
     private static let rawTitle: UInt8 = 0
     private static let lowerCasedTitle: UInt8 = 1
     private static let nameWithoutTitle: UInt8 = 255
 
     init(reservingCapacity count: Int = 0, bytes byteCount: Int = 0) {
-        offsets.reserveCapacity(count + 1)
-        bytes.reserveCapacity(byteCount)
+        rows = PackedBytes(reservingCapacity: count, bytes: byteCount)
     }
 
-    var count: Int { offsets.count - 1 }
+    var count: Int { rows.count }
 
     mutating func append(
         title: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>
     ) {
-        appendLength(folded.count)
-        bytes.append(contentsOf: folded)
-        if title.count == folded.count, !title.isEmpty,
-            zip(title, folded).allSatisfy({ $0 < 0x80 && Self.lowerCase($0) == $1 })
-        {
-            bytes.append(Self.lowerCasedTitle)
-            let mask = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: (title.count + 7) / 8))
-            for (i, byte) in title.enumerated() where byte != folded[i] {
-                bytes[mask + (i >> 3)] |= 1 << UInt8(i & 7)
+        rows.appendElement { bytes in
+            Self.appendLength(folded.count, to: &bytes)
+            bytes.append(contentsOf: folded)
+            if title.count == folded.count, !title.isEmpty,
+                zip(title, folded).allSatisfy({ $0 < 0x80 && Self.lowerCase($0) == $1 })
+            {
+                bytes.append(Self.lowerCasedTitle)
+                let mask = bytes.count
+                bytes.append(contentsOf: repeatElement(0, count: (title.count + 7) / 8))
+                for (i, byte) in title.enumerated() where byte != folded[i] {
+                    bytes[mask + (i >> 3)] |= 1 << UInt8(i & 7)
+                }
+            } else {
+                bytes.append(Self.rawTitle)
+                Self.appendLength(title.count, to: &bytes)
+                bytes.append(contentsOf: title)
             }
-        } else {
-            bytes.append(Self.rawTitle)
-            appendLength(title.count)
-            bytes.append(contentsOf: title)
+            if title.count > 1, let position = name.firstOffset(of: title), position < Int(Self.nameWithoutTitle) {
+                bytes.append(UInt8(position))
+                bytes.append(contentsOf: name[..<position])
+                bytes.append(contentsOf: name[(position + title.count)...])
+            } else {
+                bytes.append(Self.nameWithoutTitle)
+                bytes.append(contentsOf: name)
+            }
         }
-        if title.count > 1, let position = Self.firstRange(of: title, in: name),
-            position < Int(Self.nameWithoutTitle)
-        {
-            bytes.append(UInt8(position))
-            bytes.append(contentsOf: name[..<position])
-            bytes.append(contentsOf: name[(position + title.count)...])
-        } else {
-            bytes.append(Self.nameWithoutTitle)
-            bytes.append(contentsOf: name)
-        }
-        guard let end = UInt32(exactly: bytes.count) else { preconditionFailure("RowTexts holds at most 4 GB") }
-        offsets.append(end)
     }
 
     /// Drops spare capacity (the buffers were grown by appending).
-    mutating func shrink() {
-        bytes = bytes.withUnsafeBufferPointer { Array($0) }
-        offsets = offsets.withUnsafeBufferPointer { Array($0) }
-    }
+    mutating func shrink() { rows.shrink() }
 
     func withView<R>(_ body: (View) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { bytes in
-            try offsets.withUnsafeBufferPointer { offsets in try body(View(bytes: bytes, offsets: offsets)) }
+        try rows.bytes.withUnsafeBufferPointer { bytes in
+            try rows.offsets.withUnsafeBufferPointer { offsets in try body(View(bytes: bytes, offsets: offsets)) }
         }
     }
 
@@ -159,7 +153,7 @@ struct RowTexts: Sendable {
         (destination + position + title.count).update(from: payload + position, count: payloadCount - position)
     }
 
-    private mutating func appendLength(_ length: Int) {
+    private static func appendLength(_ length: Int, to bytes: inout [UInt8]) {
         var rest = length
         while rest >= 0x80 {
             bytes.append(UInt8(rest & 0x7F) | 0x80)
@@ -170,14 +164,5 @@ struct RowTexts: Sendable {
 
     private static func lowerCase(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-
-    private static func firstRange(of part: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !part.isEmpty, part.count <= text.count else { return nil }
-        for start in 0...(text.count - part.count)
-        where text[start] == part[0] && text[start..<(start + part.count)].elementsEqual(part) {
-            return start
-        }
-        return nil
     }
 }

@@ -105,19 +105,7 @@ extension SearchTable {
         }
     }
 
-    /// Substring test: memchr for the first byte (vectorised in glibc), then memcmp.
     static func contains(_ text: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = wanted.first else { return true }
-        guard text.count >= wanted.count, let base = text.baseAddress else { return false }
-        let rest = wanted.count - 1
-        let last = base + (text.count - wanted.count)  // the last possible start
-        var cursor = base
-        while cursor <= last {
-            guard let hit = memchr(cursor, Int32(first), last - cursor + 1) else { return false }
-            let start = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
-            if rest == 0 || memcmp(start + 1, wanted.baseAddress! + 1, rest) == 0 { return true }
-            cursor = start + 1
-        }
-        return false
+        wanted.isEmpty || text.firstOffset(of: wanted) != nil
     }
 }
