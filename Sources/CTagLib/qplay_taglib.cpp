@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <taglib/audioproperties.h>
@@ -151,12 +152,20 @@ extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *er
     if (err_no) *err_no = 0;
     // TagLib reports an unreadable file the same way as an unknown format; ask first so
     // the scanner can say which it was.
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    // Non-blocking, and only regular files: a FIFO or device put in place of a file
+    // after the walk saw it would block or never end a scanner thread.
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (err_no) *err_no = errno;
         return QP_TAG_UNREADABLE;
     }
+    struct stat info;
+    bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
     ::close(fd);
+    if (!regular) {
+        if (err_no) *err_no = EINVAL;
+        return QP_TAG_UNREADABLE;
+    }
     try {
         TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
         if (ref.isNull()) {

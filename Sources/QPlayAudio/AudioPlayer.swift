@@ -100,15 +100,21 @@ public final class AudioPlayer: Sendable {
         channel.send(.play(item, from: seconds, paused: paused))
     }
 
-    /// The item to join when the current one ends: prefetched, and joined sample-exact
+    /// The item to join when the item `after` ends: prefetched, and joined sample-exact
     /// when its format matches. nil, or another item, drops a successor not yet started.
-    /// The item playing now (same token) is no successor: ignored.
-    public func setNext(_ item: PlaybackItem?) { channel.send(.setNext(item)) }
+    /// Stale when the item playing now is not `after` (the stream already moved on, or
+    /// the caller has not seen it move yet): ignored, so a late successor cannot attach
+    /// itself to the wrong item. nil: whatever plays now.
+    public func setNext(_ item: PlaybackItem?, after token: UInt64? = nil) {
+        channel.send(.setNext(item, after: token))
+    }
     public func pause() { channel.send(.pause) }
     public func resume() { channel.send(.resume) }
     public func stop() { channel.send(.stop) }
-    /// Seconds within the current item, clamped to it; at or past its end, it ends.
-    public func seek(to seconds: Double) { channel.send(.seek(seconds)) }
+    /// Seconds within the item `token`, clamped to it; at or past its end, it ends.
+    /// Ignored when another item plays now: the seek was meant for one that has ended.
+    /// nil: whatever plays now.
+    public func seek(to seconds: Double, in token: UInt64? = nil) { channel.send(.seek(seconds, token: token)) }
     /// 0...100 on a cubic curve (see `SoftwareVolume`).
     public func setVolume(_ percent: Int) { channel.send(.volume(percent)) }
     /// Audible scrubbing: the position moves at `rate` × real time (negative: backward).
@@ -118,9 +124,13 @@ public final class AudioPlayer: Sendable {
     public var snapshot: AudioSnapshot { channel.snapshot }
 
     /// Stops the thread: what is playing is played out to the device (at most its
-    /// buffer), the output is closed, `events` finishes. Returns when the thread ended.
-    public func shutdown() {
-        guard channel.requestShutdown() else { return }
-        stopped.wait()
+    /// buffer), the output is closed, `events` finishes. Returns when the thread ended,
+    /// or after `limit` if it is stuck (a read of a file that does not answer): the
+    /// caller's own shutdown must not wait on a decoder.
+    @discardableResult
+    public func shutdown(limit: Duration = .seconds(2)) -> Bool {
+        guard channel.requestShutdown() else { return true }
+        let milliseconds = Int(limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
+        return stopped.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
     }
 }

@@ -9,6 +9,8 @@ final class DecodingSource {
     var writtenFrame: Int
     /// The decoder reached the end of the item or failed: nothing more comes from it.
     var exhausted = false
+    /// Some audio came out of the decoder (an item that ends without any failed).
+    var decodedAudio = false
 
     init(item: PlaybackItem, decoder: any AudioDecoder) {
         self.item = item

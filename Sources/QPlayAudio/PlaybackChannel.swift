@@ -4,9 +4,9 @@ import Synchronization
 /// A command for the audio thread, in the order the caller gave them.
 enum AudioPlayerCommand: Sendable, Equatable {
     case play(PlaybackItem, from: Double, paused: Bool)
-    case setNext(PlaybackItem?)
+    case setNext(PlaybackItem?, after: UInt64?)
     case pause, resume, stop
-    case seek(Double)
+    case seek(Double, token: UInt64?)
     case volume(Int)
     case scan(Double)
     case endScan

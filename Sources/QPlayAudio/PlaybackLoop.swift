@@ -74,11 +74,11 @@ final class PlaybackLoop {
     private func handle(_ command: AudioPlayerCommand) {
         switch command {
         case .play(let item, let seconds, let paused): play(item, from: seconds, paused: paused)
-        case .setNext(let item): setNext(item)
+        case .setNext(let item, let after): setNext(item, after: after)
         case .pause: pause()
         case .resume: resume()
         case .stop: stop()
-        case .seek(let seconds): seek(to: seconds)
+        case .seek(let seconds, let token): seek(to: seconds, in: token)
         case .volume(let percent): volume.set(percent: percent)
         case .scan(let rate): startScan(rate: rate)
         case .endScan: endScan()
@@ -94,12 +94,11 @@ final class PlaybackLoop {
         let source: DecodingSource
         do {
             source = try open(item)
-            if seconds > 0 {
-                try source.seek(toFrame: Int((seconds * Double(source.format.sampleRate)).rounded()))
-            }
+            if seconds > 0 { try source.seek(toFrame: source.format.frame(atSeconds: seconds)) }
         } catch {
-            channel.emit(.failed(token: item.token, reason: error.reason))
             if mode != .draining { enterIdle() }
+            publish()
+            channel.emit(.failed(token: item.token, reason: error.reason))
             return
         }
         source.writtenFrame = source.nextFrame
@@ -107,11 +106,13 @@ final class PlaybackLoop {
         mode = paused ? .paused : .playing
     }
 
-    private func setNext(_ item: PlaybackItem?) {
+    private func setNext(_ item: PlaybackItem?, after token: UInt64?) {
+        // Meant for an item that is no longer the current one (the stream joined into
+        // its successor, or ended, before the caller heard of it): taken as the new
+        // item's successor it would play the wrong thing next, or the same item twice.
+        // The caller answers the report it has yet to read with a fresh command.
+        if let token, token != current?.token { return }
         if item == successor?.item { return }
-        // The request playing now (tokens are unique per request): a listener that set
-        // the successor on an earlier `started` and acts late, after the stream already
-        // joined into this item. Taken as a new successor it would play the item twice.
         if let item, item.token == current?.token { return }
         // Whatever of the old successor was decoded ahead goes, and so does an `end`
         // mark for the current item: the stream after it is decided again here.
@@ -156,9 +157,11 @@ final class PlaybackLoop {
         enterIdle()
     }
 
-    private func seek(to seconds: Double) {
+    private func seek(to seconds: Double, in token: UInt64?) {
         guard let current, mode == .playing || mode == .paused else { return }
-        let frame = Int((max(0, seconds) * Double(current.format.sampleRate)).rounded())
+        // A seek meant for an item that has ended since is not applied to its successor.
+        if let token, token != current.token { return }
+        let frame = current.format.frame(atSeconds: seconds)
         rewindSuccessor()
         buffer.clear()
         discardOutput()
@@ -225,15 +228,19 @@ final class PlaybackLoop {
             }
             switch entry {
             case .failed(let token, let reason):
-                buffer.removeFirst()
-                channel.emit(.failed(token: token, reason: reason))
-                if token == current?.token { current = nil }
-                publish()
-            case .end(let token):
-                buffer.removeFirst()
-                channel.emit(.finished(token: token))
+                // The stream ends here, whichever item failed: what follows is the
+                // listener's decision alone (its answer is a `play`), so the two sides
+                // cannot each move on to a different entry. The output plays out what
+                // it holds meanwhile.
+                forgetItems()
                 mode = .draining
                 publish()
+                channel.emit(.failed(token: token, reason: reason))
+            case .end(let token):
+                buffer.removeFirst()
+                mode = .draining
+                publish()
+                channel.emit(.finished(token: token))
             case .audio(let chunk):
                 write(chunk, to: output)
             }
@@ -278,6 +285,7 @@ final class PlaybackLoop {
             report(outputProblem.newMessage())
             return
         }
+        var started: [UInt64] = []
         for chunk in chunks {
             buffer.removeFirst()
             if chunk.token != announced, case .ready(let next)? = successor, next.token == chunk.token {
@@ -290,10 +298,13 @@ final class PlaybackLoop {
             current?.writtenFrame = chunk.startFrame + chunk.frames
             if chunk.token != announced {
                 announced = chunk.token
-                channel.emit(.started(token: chunk.token))
+                started.append(chunk.token)
             }
         }
+        // The snapshot first: whoever reads it on hearing `started` sees the new item
+        // and its own position, not the previous item's.
         publish()
+        for token in started { channel.emit(.started(token: token)) }
     }
 
     /// Copies `chunks` into `scratch`, one after the other, with the volume applied.
@@ -359,13 +370,19 @@ final class PlaybackLoop {
             do {
                 count = try samples.withUnsafeMutableBufferPointer { try source.decoder.read(into: $0) }
             } catch {
+                // The write side ends the stream at this mark: nothing after it is decoded.
                 source.exhausted = true
                 buffer.append(.failed(token: source.token, reason: (error as? DecoderError)?.reason ?? "\(error)"))
-                if !decodingSuccessor { continueAfterCurrent(reportEnd: false) }
-                continue
+                return
             }
             if count == 0 {
                 source.exhausted = true
+                if !source.decodedAudio && source.nextFrame == 0 {
+                    // An item with no audio would never be announced as started, and its
+                    // end would be taken for the end of the one before it.
+                    buffer.append(.failed(token: source.token, reason: "no audio in the file"))
+                    return
+                }
                 if decodingSuccessor {
                     buffer.append(.end(token: source.token))
                 } else {
@@ -374,6 +391,7 @@ final class PlaybackLoop {
                 continue
             }
             if count < samples.count { samples.removeLast(samples.count - count) }
+            source.decodedAudio = true
             let decoded = count / source.format.channels
             buffer.append(
                 .audio(AudioChunk(token: source.token, format: source.format, startFrame: source.nextFrame, samples: samples)))
@@ -401,7 +419,7 @@ final class PlaybackLoop {
 
     /// The current item is decoded to its end (or failed, or is gone): what follows it
     /// in the stream is the successor, its failure, or the end.
-    private func continueAfterCurrent(reportEnd: Bool = true) {
+    private func continueAfterCurrent() {
         switch successor {
         case .ready?:
             decodingSuccessor = true
@@ -410,7 +428,7 @@ final class PlaybackLoop {
             buffer.append(.failed(token: item.token, reason: reason))
             successor = nil
         case nil:
-            if reportEnd, let current { buffer.append(.end(token: current.token)) }
+            if let current { buffer.append(.end(token: current.token)) }
         }
     }
 

@@ -35,7 +35,7 @@ extension PlayerEngine {
             lastKnownPosition = 0
             commit(successor.change, into: &output)
             load(entry, into: &output)
-            if press?.phase == .scanning, let press { output.emit(.scan(rate: signedScanRate(press.button))) }
+            resumeScan(into: &output)
         } else {
             commit(successor.change, into: &output)
             endQueue(into: &output, stopAudio: true)
@@ -47,46 +47,73 @@ extension PlayerEngine {
     /// with `play`, or the queue ends (stopped, nothing playing, the queue stays).
     public mutating func audioFinished(token: UInt64, now: Duration) -> EngineOutput {
         var output = EngineOutput()
+        // The audio side reports `started` before a successor's end, so a finished
+        // successor the engine has not seen start is adopted first: nothing is left
+        // waiting for a report that will not come.
+        if token > currentToken, announced[token] != nil {
+            output = audioStarted(token: token, now: now)
+        }
         guard token == currentToken, isLoaded else { return output }
         lastKnownPosition = 0
-        let scanning = press?.phase == .scanning
         let change = plan(.trackEnded)
         commit(change, into: &output)
         if let entry = change.entry {
             load(entry, into: &output)
             // A hold scanning forward carries on into the next track.
-            if scanning, let press { output.emit(.scan(rate: signedScanRate(press.button))) }
+            resumeScan(into: &output)
         } else {
             endQueue(into: &output, stopAudio: false)
         }
         return output
     }
 
-    /// The audio side could not play a request. The current one: skip to the next entry
-    /// (repeat-one does not hold it; a queue of nothing but broken entries ends). The
-    /// announced successor: announce the one after it instead.
+    /// The audio side could not play a request, and its stream has ended there: after
+    /// a failure it plays nothing until the next `play`, so the engine alone decides
+    /// what follows. The current request: skip to the next entry (repeat-one does not
+    /// hold it; a queue of nothing but broken entries ends). An announced successor: the
+    /// stream reached it, so the current track ended — the track change to it is made,
+    /// then it is skipped the same way. A successor the engine had replaced meanwhile:
+    /// the change the engine expects is made and played.
     public mutating func audioFailed(token: UInt64, reason: String, now: Duration) -> EngineOutput {
         var output = EngineOutput()
-        if token == currentToken, isLoaded, let failed = current {
-            lastError = reason
-            unplayable.insert(failed.id)
-            output.notify(.playbackFailed(entry: failed, reason: reason))
+        guard isLoaded, token >= currentToken else { return output }
+        if token != currentToken {
+            guard let failedEntry = announced[token] else { return output }
+            let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
             lastKnownPosition = 0
-            let change = plan(.skipForward)
-            commit(change, into: &output)
-            if let entry = change.entry {
-                load(entry, into: &output)
-            } else {
-                endQueue(into: &output, stopAudio: false)
+            commit(successor.change, into: &output)
+            guard successor.request?.token == token || successor.change.entry?.id == failedEntry else {
+                if let entry = successor.change.entry {
+                    load(entry, into: &output)
+                    resumeScan(into: &output)
+                } else {
+                    endQueue(into: &output, stopAudio: false)
+                }
+                return output
             }
-        } else if let request = pending?.request, request.token == token {
-            lastError = reason
-            unplayable.insert(request.entry.id)
-            output.notify(.playbackFailed(entry: request.entry, reason: reason))
-            output.notify(.player)
-            announceSuccessor(into: &output)
+            currentToken = token
+            pending = nil
+        }
+        guard let failed = current else { return output }
+        lastError = reason
+        unplayable.insert(failed.id)
+        output.notify(.playbackFailed(entry: failed, reason: reason))
+        lastKnownPosition = 0
+        let change = plan(.skipForward)
+        commit(change, into: &output)
+        if let entry = change.entry {
+            load(entry, into: &output)
+            resumeScan(into: &output)
+        } else {
+            endQueue(into: &output, stopAudio: false)
         }
         return output
+    }
+
+    /// A `play` ends the audio side's scan: a hold still down carries on in the entry
+    /// played next.
+    private func resumeScan(into output: inout EngineOutput) {
+        if press?.phase == .scanning, let press { output.emit(.scan(rate: signedScanRate(press.button))) }
     }
 
     private mutating func started(_ output: inout EngineOutput) {

@@ -66,6 +66,13 @@ public struct PlayerEngine: Sendable {
             lastError: lastError)
     }
 
+    /// The token of the request the engine holds for now-playing (the audio side's
+    /// reports and snapshot name it), nil when nothing is loaded. A snapshot of another
+    /// token describes a moment the engine has not caught up with, or has left behind.
+    public var currentRequestToken: UInt64? {
+        isLoaded ? currentToken : nil
+    }
+
     public var queue: QueueSnapshot {
         QueueSnapshot(entries: collection, current: current?.id, modified: modified)
     }

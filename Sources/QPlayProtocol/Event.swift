@@ -6,6 +6,8 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case queue
     /// A library scan progressed.
     case scan
+    /// The player skipped an entry it could not play.
+    case error
 }
 
 /// `queue` event data.
@@ -51,12 +53,14 @@ public enum Event: Sendable, Hashable {
     case player(Status)
     case queue(QueueChange)
     case scan(ScanProgressUpdate)
+    case error(SkippedEntry)
 
     public var kind: EventKind {
         switch self {
         case .player: .player
         case .queue: .queue
         case .scan: .scan
+        case .error: .error
         }
     }
 }
@@ -70,6 +74,7 @@ extension Event: Codable {
         case .player: self = .player(try container.decode(Status.self, forKey: .data))
         case .queue: self = .queue(try container.decode(QueueChange.self, forKey: .data))
         case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
+        case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
         }
     }
 
@@ -80,6 +85,7 @@ extension Event: Codable {
         case .player(let status): try container.encode(status, forKey: .data)
         case .queue(let change): try container.encode(change, forKey: .data)
         case .scan(let progress): try container.encode(progress, forKey: .data)
+        case .error(let skipped): try container.encode(skipped, forKey: .data)
         }
     }
 }

@@ -127,6 +127,16 @@ extension ScanProgressUpdate: WireEncodable {
     }
 }
 
+extension SkippedEntry: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("entry"); output.integer(entry); output.comma()
+        output.key("reason"); output.string(reason); output.comma()
+        output.key("track"); output.value(track)
+        output.raw("}")
+    }
+}
+
 extension Event: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
@@ -135,6 +145,7 @@ extension Event: WireEncodable {
         case .player(let status): output.value(status)
         case .queue(let change): output.value(change)
         case .scan(let progress): output.value(progress)
+        case .error(let skipped): output.value(skipped)
         }
         output.comma()
         output.key("event"); output.string(kind.rawValue)

@@ -66,10 +66,9 @@ final class PlayerHarness: Sendable {
                 state.successor = next
                 player.setNext(next.map { state.items[$0] })
             case .failed(let token, _):
-                // A prefetched successor that failed: the engine skips to the one after.
-                // (A current item that failed with a successor set plays on by itself.)
-                guard let failed = index(of: token), failed == state.successor || failed == state.current,
-                    !(failed == state.current && state.successor != nil)
+                // The stream ends at a failure, of the current item or of its successor:
+                // as the engine does, play the one after it.
+                guard let failed = index(of: token), failed == state.successor || failed == state.current
                 else { return }
                 let next = failed + 1
                 guard next < state.items.count else { return }

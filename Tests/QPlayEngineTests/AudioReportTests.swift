@@ -59,14 +59,51 @@ import Testing
         #expect(h.status.lastError == nil)
     }
 
-    @Test func aFailedSuccessorIsReplacedByTheOneAfterIt() throws {
+    @Test func aFailedSuccessorEndsTheTrackAndIsSkippedWithAPlay() throws {
         var h = Harness()
-        try h.add(tracks("A", "B", "C"))
+        try h.add(tracks("A", "B", "C"))  // play A (1), setNext B (2)
         let b = h.engine.queue.entries[1]
+        // The audio side reports a successor's failure when the stream reaches it: A is
+        // over, the audio side plays nothing more, and the engine alone says what follows.
         let output = h.engine.audioFailed(token: 2, reason: "truncated", now: h.clock.now)
-        #expect(output.audio == [.setNext(h.request(3, 2))])
+        #expect(output.audio == [.play(h.request(3, 2), from: 0, paused: false), .setNext(nil)])
         #expect(output.events.contains(.playbackFailed(entry: b, reason: "truncated")))
-        #expect(h.nowPlaying == "A")
+        #expect(h.nowPlaying == "C")
+        // A late report about A changes nothing.
+        #expect(h.engine.audioFinished(token: 1, now: h.clock.now) == EngineOutput())
+        #expect(h.nowPlaying == "C")
+    }
+
+    @Test func aReplacedSuccessorThatFailedAnywayPlaysWhatTheEngineExpects() throws {
+        var h = Harness()
+        try h.add(tracks("A", "B", "C"))  // play A (1), setNext B (2)
+        try h.act { try $0.move(from: 2, to: 1, now: $1, position: $2) }  // setNext C (3)
+        // The stream reached B and B failed before the replacement arrived.
+        let output = h.engine.audioFailed(token: 2, reason: "file not found", now: h.clock.now)
+        #expect(output.audio == [.play(h.request(4, 1), from: 0, paused: false), .setNext(h.request(5, 2))])
+        // B was not what the engine meant to play: no skip is reported for it.
+        #expect(!output.events.contains { if case .playbackFailed = $0 { true } else { false } })
+        #expect(h.nowPlaying == "C")
+        #expect(h.status.queueModified == false)
+    }
+
+    @Test func aSuccessorThatFinishedBeforeItsStartWasReadIsAdoptedThenEnded() throws {
+        var h = Harness()
+        try h.add(tracks("A", "B", "C"))  // play A (1), setNext B (2)
+        let output = h.engine.audioFinished(token: 2, now: h.clock.now)
+        // B was started and ended: C plays, nothing waits for a report that cannot come.
+        #expect(h.nowPlaying == "C")
+        #expect(Harness.played(output)?.entry.track.title == "C")
+    }
+
+    @Test func aFailureReportAboutAReplacedPlayChangesNothing() throws {
+        var h = Harness()
+        try h.add(tracks("A", "B", "C"))  // play A (1), setNext B (2)
+        h.act { $0.next(now: $1, position: $2) }  // play B (3), setNext C (4)
+        #expect(h.engine.audioFailed(token: 1, reason: "late", now: h.clock.now) == EngineOutput())
+        #expect(h.engine.audioFailed(token: 2, reason: "late", now: h.clock.now) == EngineOutput())
+        #expect(h.nowPlaying == "B")
+        #expect(h.status.lastError == nil)
     }
 
     @Test func aQueueOfBrokenEntriesEndsEvenWithRepeatAll() throws {

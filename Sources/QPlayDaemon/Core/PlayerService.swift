@@ -68,7 +68,9 @@ actor PlayerService {
         deadline?.cancel()
         for task in background { task.cancel() }
         saveNow()
-        audio.shutdown()
+        if !audio.shutdown(limit: .seconds(1)) {
+            log.warning("the audio thread did not stop within 1 s (a file read that does not return); exiting without it")
+        }
         do {
             try store?.close()
         } catch {
@@ -82,21 +84,23 @@ actor PlayerService {
 
     /// The current track's position as the audio thread reports it (frames handed to
     /// the device minus what the device has not played yet), or where it was told to go
-    /// while it has not got there yet.
+    /// while it has not got there yet. A snapshot of another request than the engine's
+    /// now-playing one describes another moment (the audio thread is a step ahead, or
+    /// the engine is): it lends no position, so a track change never shows the new
+    /// track at the old one's position.
     private var position: Double {
         let snapshot = audio.snapshot
-        guard let commanded else { return snapshot.position }
         let now = clock.now
-        if commanded.reached(by: snapshot, now: now) {
+        if let commanded {
+            guard commanded.reached(by: snapshot, now: now) else { return commanded.expected(at: now) }
             self.commanded = nil
-            return snapshot.position
         }
-        return commanded.expected(at: now)
+        guard let token = engine.currentRequestToken, snapshot.token == token else { return 0 }
+        return snapshot.position
     }
 
     func status() -> QPlayProtocol.Status {
-        let position = self.position
-        return QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
+        QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
     }
 
     func queue() -> QPlayProtocol.Queue {
@@ -150,6 +154,7 @@ actor PlayerService {
                 events.publish(.queue(QueueChange(length: queue.entries.count, modified: queue.modified)))
             case .playbackFailed(let entry, let reason):
                 log.error("skipped \(entry.track.path): \(reason)")
+                events.publish(.error(SkippedEntry(entry: Int64(entry.id), track: Track(entry.track), reason: reason)))
             }
         }
         if !output.audio.isEmpty || !output.events.isEmpty {
@@ -183,7 +188,9 @@ actor PlayerService {
             commanded = CommandedPosition(token: request.token, seeking: false, seconds: from, at: now, moving: !paused)
             audio.play(item(request), from: from, paused: paused)
         case .setNext(let request):
-            audio.setNext(request.map(item))
+            // Tied to the request the engine holds for now-playing: arriving after the
+            // stream moved on, it is dropped rather than attached to the wrong item.
+            audio.setNext(request.map(item), after: engine.currentRequestToken)
         case .pause:
             commanded = commanded.map { $0.paused(at: now) }
             audio.pause()
@@ -197,7 +204,7 @@ actor PlayerService {
             let moving = engine.status(position: 0).state == .playing
             commanded = CommandedPosition(
                 token: commanded?.token, seeking: true, seconds: seconds, at: now, moving: moving)
-            audio.seek(to: seconds)
+            audio.seek(to: seconds, in: engine.currentRequestToken)
         case .volume(let percent): audio.setVolume(percent)
         case .scan(let rate):
             // While scanning, the snapshot is the only truth.
