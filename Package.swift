@@ -79,7 +79,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The daemon runs for days, so its resident memory is what counts (issue 5:
+            // The daemon runs for days, so its resident memory is what counts (the target:
             // at most half of MPD's). The Swift runtime and Foundation linked in and
             // dead-stripped map fewer pages than their shared libraries; a position-
             // dependent executable needs no run-time relocation of its own pointers
