@@ -43,6 +43,24 @@ struct ClientSupportTests {
         #expect(TimeText.format(-4) == "0:00")
     }
 
+    /// Numbers from the wire that `Int(_:)` would trap on: the client shows something
+    /// and goes on.
+    @Test func numbersPastIntsRangeDoNotTrap() {
+        #expect(TimeText.format(1e300) == TimeText.format(1e15))
+        #expect(TimeText.format(.infinity) == "0:00")
+        #expect(TimeText.format(.nan) == "0:00")
+        var status = sampleStatus
+        status.position = 1e300
+        status.duration = 1e-300
+        #expect(WaybarLine(status: status, format: nil).percentage == 100)
+        status.duration = 0
+        #expect(WaybarLine(status: status, format: nil).percentage == 0)
+        let progress = ScanProgressUpdate(seen: 5, total: 10, rate: 1e300, done: false)
+        #expect(Listing.progressBar(progress).contains("5/10 files"))
+        #expect(Int(saturating: .nan) == 0)
+        #expect(Int(saturating: -.infinity) == -1_000_000_000_000_000)
+    }
+
     @Test func formatPlaceholders() {
         let template =
             "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{volume}|{index}|{queue_length}|{file}|{nope}"

@@ -84,12 +84,12 @@ public enum Listing {
     /// `[##########----------]  512/1024 files  410/s  ETA 0:01`, or without a total
     /// `512 files  410/s`.
     public static func progressBar(_ progress: ScanProgressUpdate, width: Int = 24) -> String {
-        let rate = Int(progress.rate.rounded())
+        let rate = Int(saturating: progress.rate.rounded())
         guard let total = progress.total, total > 0 else {
             return "\(progress.seen) files  \(rate)/s"
         }
         let fraction = min(1, Double(progress.seen) / Double(total))
-        let filled = Int((fraction * Double(width)).rounded(.down))
+        let filled = min(width, max(0, Int(saturating: fraction * Double(width))))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         var text = "[\(bar)] \(progress.seen)/\(total) files  \(rate)/s"
         if progress.rate > 0 && progress.seen < total {

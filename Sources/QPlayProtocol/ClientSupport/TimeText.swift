@@ -1,9 +1,7 @@
 /// Seconds as people read them: `3:07`, `1:02:03`.
 public enum TimeText {
     public static func format(_ seconds: Double) -> String {
-        // Clamped before the conversion, which traps past Int's range: a daemon may
-        // report any number, and a status bar must not die of it.
-        let total = seconds.isFinite ? Int(min(max(0, seconds), 1e12).rounded(.down)) : 0
+        let total = seconds.isFinite ? Swift.max(0, Int(saturating: seconds)) : 0
         let hours = total / 3600
         let minutes = (total % 3600) / 60
         let secs = total % 60

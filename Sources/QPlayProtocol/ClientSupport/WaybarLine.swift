@@ -26,7 +26,7 @@ public struct WaybarLine: Sendable, Hashable, Codable {
         lines.append("\(time)  (\(status.state.rawValue), volume \(status.volume)%)")
         tooltip = lines.joined(separator: "\n")
         if let duration = status.duration, duration > 0 {
-            percentage = min(100, max(0, Int(((status.position ?? 0) / duration * 100).rounded(.down))))
+            percentage = min(100, max(0, Int(saturating: (status.position ?? 0) / duration * 100)))
         } else {
             percentage = 0
         }
