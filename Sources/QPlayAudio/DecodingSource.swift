@@ -35,14 +35,17 @@ final class DecodingSource {
     }
 }
 
-/// A successor set with `setNext`: opened at once (prefetch), or the reason it could
-/// not be, reported only if playback reaches it.
+/// A successor set with `setNext`: being opened (prefetch, off the audio thread),
+/// opened, or the reason it could not be, reported only if playback reaches it.
 enum Successor {
+    /// Failed when not opened by `until`.
+    case opening(PlaybackItem, until: ContinuousClock.Instant)
     case ready(DecodingSource)
     case failed(PlaybackItem, reason: String)
 
     var item: PlaybackItem {
         switch self {
+        case .opening(let item, _): item
         case .ready(let source): source.item
         case .failed(let item, _): item
         }

@@ -17,6 +17,7 @@ enum AudioPlayerCommand: Sendable, Equatable {
 final class PlaybackChannel: Sendable {
     private struct State: Sendable {
         var commands: [AudioPlayerCommand] = []
+        var opened: [OpenedDecoder] = []
         var snapshot = AudioSnapshot()
         var running: RunningPosition?
         var shutDown = false
@@ -69,12 +70,26 @@ final class PlaybackChannel: Sendable {
 
     // MARK: audio thread side
 
-    /// The commands sent since the last call, and whether shutdown was asked for.
-    func takeCommands() -> (commands: [AudioPlayerCommand], shutDown: Bool) {
+    /// The commands sent and the decoders opened since the last call, and whether
+    /// shutdown was asked for.
+    func takeCommands() -> (commands: [AudioPlayerCommand], opened: [OpenedDecoder], shutDown: Bool) {
         state.withLock { state in
-            defer { state.commands.removeAll(keepingCapacity: true) }
-            return (state.commands, state.shutDown)
+            defer {
+                state.commands.removeAll(keepingCapacity: true)
+                state.opened.removeAll(keepingCapacity: true)
+            }
+            return (state.commands, state.opened, state.shutDown)
         }
+    }
+
+    /// From an opener thread: a decoder for the audio thread (dropped after shutdown).
+    func deliver(_ opened: OpenedDecoder) {
+        let accepted = state.withLock { state in
+            guard !state.shutDown else { return false }
+            state.opened.append(opened)
+            return true
+        }
+        if accepted { wake.signal() }
     }
 
     func publish(_ snapshot: AudioSnapshot, running: RunningPosition?) {

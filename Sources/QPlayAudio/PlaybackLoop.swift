@@ -1,7 +1,9 @@
-/// The body of the audio thread. It owns the decoders and the output; every C handle is
-/// created, used and freed here. Each turn: take the commands, then decode ahead and
-/// hand one chunk to the output, or wait (interruptibly) for a command, for room in the
-/// output, or for the next output retry.
+/// The body of the audio thread. It owns the output and every decoder it plays; a
+/// decoder is opened on a thread of its own (`DecoderOpener`) and handed over once, so
+/// nothing a file does can stall the output or the commands. Each turn: take the
+/// commands and the opened decoders, then decode ahead and hand one chunk to the
+/// output, or wait (interruptibly) for a command, an opened decoder, room in the
+/// output, or the next output retry.
 final class PlaybackLoop {
     private enum Mode {
         case idle
@@ -9,11 +11,25 @@ final class PlaybackLoop {
         case paused
         /// Everything was handed out; waiting for the output to play it.
         case draining
+        /// A `play` waits for its decoder (`loading`).
+        case opening
+    }
+
+    /// A `play` whose decoder is being opened.
+    private struct PendingPlay {
+        var item: PlaybackItem
+        /// Where the opener was asked to put the decoder.
+        var openedAt: Double
+        /// Where playback is to begin (a seek while opening moves it).
+        var seconds: Double
+        var paused: Bool
+        /// Failed when not opened by then.
+        var until: ContinuousClock.Instant
     }
 
     private let channel: PlaybackChannel
     private let makeOutput: @Sendable () -> any AudioOutput
-    private let decoders: any AudioDecoderFactory
+    private let opener: DecoderOpener
     private let tuning: PlaybackTuning
 
     private var output: (any AudioOutput)?
@@ -25,6 +41,7 @@ final class PlaybackLoop {
     private var idleSince = ContinuousClock.now
     /// The item at the write head, or about to be (after `play`, before its first write).
     private var current: DecodingSource?
+    private var loading: PendingPlay?
     /// The item `started` was sent for; a chunk of another item starts it.
     private var announced: UInt64?
     private var successor: Successor?
@@ -44,7 +61,7 @@ final class PlaybackLoop {
     ) {
         self.channel = channel
         self.makeOutput = makeOutput
-        self.decoders = decoders
+        opener = DecoderOpener(decoders: decoders, channel: channel)
         self.tuning = tuning
     }
 
@@ -54,8 +71,9 @@ final class PlaybackLoop {
         outputName = output.name
         publish()
         while true {
-            let (commands, shutDown) = channel.takeCommands()
+            let (commands, opened, shutDown) = channel.takeCommands()
             for command in commands { handle(command) }
+            for decoder in opened { received(decoder) }
             if shutDown { break }
             step(output)
         }
@@ -91,19 +109,54 @@ final class PlaybackLoop {
         // it without a cut. Anything still playing is cut now.
         if mode == .playing || mode == .paused { discardOutput() }
         forgetItems()
-        let source: DecodingSource
-        do {
-            source = try open(item)
-            if seconds > 0 { try source.seek(toFrame: source.format.frame(atSeconds: seconds)) }
-        } catch {
-            if mode != .draining { enterIdle() }
-            publish()
-            channel.emit(.failed(token: item.token, reason: error.reason))
-            return
+        loading = PendingPlay(
+            item: item, openedAt: seconds, seconds: seconds, paused: paused, until: .now + tuning.openLimit)
+        opener.open(item, converting: output?.requiredFormat, at: seconds)
+        mode = .opening
+    }
+
+    /// A decoder from the opener: the pending `play`'s, the successor's, or one that a
+    /// later command made stale (dropped, and so freed, here).
+    private func received(_ opened: OpenedDecoder) {
+        if let loading, loading.item.token == opened.token {
+            self.loading = nil
+            switch opened.result {
+            case .success(let decoder):
+                let source = DecodingSource(item: loading.item, decoder: decoder)
+                if loading.seconds != opened.seconds {
+                    do {
+                        try source.seek(toFrame: source.format.frame(atSeconds: loading.seconds))
+                    } catch {
+                        return failOpening(loading.item, reason: error.reason)
+                    }
+                }
+                source.writtenFrame = source.nextFrame
+                current = source
+                mode = loading.paused ? .paused : .playing
+            case .failure(let error):
+                failOpening(loading.item, reason: error.reason)
+            }
+        } else if case .opening(let item, _)? = successor, item.token == opened.token {
+            switch opened.result {
+            case .success(let decoder): successor = .ready(DecodingSource(item: item, decoder: decoder))
+            case .failure(let error): successor = .failed(item, reason: error.reason)
+            }
+            // The current item may be decoded to its end already, waiting for this.
+            if mode == .playing || mode == .paused, !decodingSuccessor, current?.exhausted == true {
+                continueAfterCurrent()
+            }
         }
-        source.writtenFrame = source.nextFrame
-        current = source
-        mode = paused ? .paused : .playing
+        publish()
+    }
+
+    private static func notOpened(within limit: Duration) -> String {
+        "the file did not open within \(limit.components.seconds) s"
+    }
+
+    private func failOpening(_ item: PlaybackItem, reason: String) {
+        enterIdle()
+        publish()
+        channel.emit(.failed(token: item.token, reason: reason))
     }
 
     private func setNext(_ item: PlaybackItem?, after token: UInt64?) {
@@ -111,9 +164,10 @@ final class PlaybackLoop {
         // its successor, or ended, before the caller heard of it): taken as the new
         // item's successor it would play the wrong thing next, or the same item twice.
         // The caller answers the report it has yet to read with a fresh command.
-        if let token, token != current?.token { return }
+        let playing = current?.token ?? loading?.item.token
+        if let token, token != playing { return }
         if item == successor?.item { return }
-        if let item, item.token == current?.token { return }
+        if let item, item.token == playing { return }
         // Whatever of the old successor was decoded ahead goes, and so does an `end`
         // mark for the current item: the stream after it is decided again here.
         let keep = current?.token
@@ -124,11 +178,8 @@ final class PlaybackLoop {
         successor = nil
         decodingSuccessor = false
         if let item {
-            do {
-                successor = .ready(try open(item))
-            } catch {
-                successor = .failed(item, reason: error.reason)
-            }
+            successor = .opening(item, until: .now + tuning.openLimit)
+            opener.open(item, converting: output?.requiredFormat, at: 0)
         }
         // The current item is decoded to its end already: the stream continues right here.
         guard mode == .playing || mode == .paused, current?.exhausted ?? true else { return }
@@ -136,6 +187,7 @@ final class PlaybackLoop {
     }
 
     private func pause() {
+        if mode == .opening { loading?.paused = true }
         guard mode == .playing || mode == .draining else { return }
         if openFormat != nil, let output {
             output.pause()
@@ -145,6 +197,7 @@ final class PlaybackLoop {
     }
 
     private func resume() {
+        if mode == .opening { loading?.paused = false }
         guard mode == .paused else { return }
         if outputPaused { output?.resume() }
         outputPaused = false
@@ -158,6 +211,10 @@ final class PlaybackLoop {
     }
 
     private func seek(to seconds: Double, in token: UInt64?) {
+        if mode == .opening, let item = loading?.item, token == nil || token == item.token {
+            loading?.seconds = seconds
+            return
+        }
         guard let current, mode == .playing || mode == .paused else { return }
         // A seek meant for an item that has ended since is not applied to its successor.
         if let token, token != current.token { return }
@@ -207,6 +264,14 @@ final class PlaybackLoop {
             channel.waitForCommand(timeout: nil)
         case .paused:
             channel.waitForCommand(timeout: nil)
+        case .opening:
+            guard let loading else { return enterIdle() }
+            if ContinuousClock.now < loading.until {
+                channel.waitForCommand(timeout: loading.until - .now)
+            } else {
+                self.loading = nil
+                failOpening(loading.item, reason: Self.notOpened(within: tuning.openLimit))
+            }
         case .draining:
             let delay = openFormat == nil ? 0 : output.delayFrames
             if delay > 0, let openFormat {
@@ -223,7 +288,18 @@ final class PlaybackLoop {
         case .playing:
             fill()
             guard let entry = buffer.first else {
-                mode = .draining
+                // The successor is still being opened: the stream goes on when it is
+                // there (or its failure is), not before.
+                if case .opening(let item, let until)? = successor, current?.exhausted == true {
+                    if ContinuousClock.now < until {
+                        channel.waitForCommand(timeout: until - .now)
+                    } else {
+                        successor = .failed(item, reason: Self.notOpened(within: tuning.openLimit))
+                        continueAfterCurrent()
+                    }
+                } else {
+                    mode = .draining
+                }
                 return
             }
             switch entry {
@@ -427,6 +503,8 @@ final class PlaybackLoop {
         case .failed(let item, let reason)?:
             buffer.append(.failed(token: item.token, reason: reason))
             successor = nil
+        case .opening?:
+            break  // continued when the opener delivers it
         case nil:
             if let current { buffer.append(.end(token: current.token)) }
         }
@@ -459,10 +537,6 @@ final class PlaybackLoop {
         decodingSuccessor = false
     }
 
-    private func open(_ item: PlaybackItem) throws(DecoderError) -> DecodingSource {
-        DecodingSource(item: item, decoder: try decoders.open(item.path, converting: output?.requiredFormat))
-    }
-
     private func discardOutput() {
         if openFormat != nil { output?.discard() }
         outputPaused = false
@@ -472,6 +546,7 @@ final class PlaybackLoop {
     private func forgetItems() {
         buffer.clear()
         current = nil
+        loading = nil
         announced = nil
         successor = nil
         decodingSuccessor = false
@@ -489,14 +564,16 @@ final class PlaybackLoop {
 
     private func publish() {
         var snapshot = AudioSnapshot()
-        snapshot.token = current?.token
+        snapshot.token = current?.token ?? loading?.item.token
         snapshot.duration = current?.duration
         snapshot.state =
             switch mode {
             case .idle: .idle
             case .paused: .paused
             case .playing, .draining: current == nil ? .idle : .playing
+            case .opening: loading?.paused == true ? .paused : .playing
             }
+        snapshot.position = loading?.seconds ?? 0
         // Between writes (up to `writeBatch` apart) a running output keeps playing: the
         // position read from the snapshot moves on with the clock, up to the last frame
         // handed out. Not while scanning, where the position jumps.

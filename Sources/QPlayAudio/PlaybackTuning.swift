@@ -14,6 +14,10 @@ public struct PlaybackTuning: Sendable {
     public var decodeAhead: Duration = .milliseconds(200)
     /// Scanning plays this much, then jumps (by `rate − 1` times as much).
     public var scanFragment: Duration = .milliseconds(100)
+    /// A decoder not opened by then (a read that does not return: a hung network
+    /// mount, a file swapped for something that blocks) fails its item, so playback
+    /// moves on; the decoders' own budgets fail junk far sooner.
+    public var openLimit: Duration = .seconds(3)
     /// An idle output stays open this long, so the next item starts without reopening.
     public var idleClose: Duration = .seconds(2)
     /// Output retries: the first after `retryFirst`, doubling up to `retryMax`.
