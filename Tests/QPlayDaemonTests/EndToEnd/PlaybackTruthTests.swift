@@ -73,12 +73,14 @@ struct PlaybackTruthTests {
         let events = try daemon.client()
         try events.ok("subscribe", ["events": ["error"]])
 
-        try control.ok("add", ["paths": ["a.mp3", "b.mp3", "c.mp3", "e.mp3", "f.mp3", "d.mp3"]])
-        try waitUntil("a plays") { (number(try control.status()["position"]) ?? 0) >= 0.3 }
+        // Indexed as good files at start-up, swapped before they are queued: each is
+        // opened for the first time as the successor of the one before it.
         try music.replaceWithFIFO("b.mp3")
         try music.replaceWithSymlink("c.mp3", to: "/dev/zero")
         try music.replaceWithZeros("e.mp3", bytes: 2 << 30)
         try music.replaceWithZeros("f.mp3", bytes: 2 << 20)
+        try control.ok("add", ["paths": ["a.mp3", "b.mp3", "c.mp3", "e.mp3", "f.mp3", "d.mp3"]])
+        try waitUntil("a plays") { (number(try control.status()["position"]) ?? 0) >= 0.3 }
         try control.ok("seek", ["position": 3.5])
 
         var reasons: [String: String] = [:]
