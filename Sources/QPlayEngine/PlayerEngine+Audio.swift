@@ -54,16 +54,7 @@ extension PlayerEngine {
             output = audioStarted(token: token, now: now)
         }
         guard token == currentToken, isLoaded else { return output }
-        lastKnownPosition = 0
-        let change = plan(.trackEnded)
-        commit(change, into: &output)
-        if let entry = change.entry {
-            load(entry, into: &output)
-            // A hold scanning forward carries on into the next track.
-            resumeScan(into: &output)
-        } else {
-            endQueue(into: &output, stopAudio: false)
-        }
+        carryOn(with: plan(.trackEnded), into: &output)
         return output
     }
 
@@ -80,17 +71,12 @@ extension PlayerEngine {
         if token != currentToken {
             guard let failedEntry = announced[token] else { return output }
             let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
-            lastKnownPosition = 0
-            commit(successor.change, into: &output)
             guard successor.request?.token == token || successor.change.entry?.id == failedEntry else {
-                if let entry = successor.change.entry {
-                    load(entry, into: &output)
-                    resumeScan(into: &output)
-                } else {
-                    endQueue(into: &output, stopAudio: false)
-                }
+                carryOn(with: successor.change, into: &output)
                 return output
             }
+            lastKnownPosition = 0
+            commit(successor.change, into: &output)
             currentToken = token
             pending = nil
         }
@@ -98,8 +84,16 @@ extension PlayerEngine {
         lastError = reason
         unplayable.insert(failed.id)
         output.notify(.playbackFailed(entry: failed, reason: reason))
+        carryOn(with: plan(.skipForward), into: &output)
+        return output
+    }
+
+    /// The audio side's stream has ended (a track ended with no successor, or failed):
+    /// `change` is made and its entry played, or the queue ends. The audio side is
+    /// silent already, so nothing is stopped; a `play` ends its scan, so a hold still
+    /// down carries on in the entry played next.
+    private mutating func carryOn(with change: TrackChange, into output: inout EngineOutput) {
         lastKnownPosition = 0
-        let change = plan(.skipForward)
         commit(change, into: &output)
         if let entry = change.entry {
             load(entry, into: &output)
@@ -107,11 +101,8 @@ extension PlayerEngine {
         } else {
             endQueue(into: &output, stopAudio: false)
         }
-        return output
     }
 
-    /// A `play` ends the audio side's scan: a hold still down carries on in the entry
-    /// played next.
     private func resumeScan(into output: inout EngineOutput) {
         if press?.phase == .scanning, let press { output.emit(.scan(rate: signedScanRate(press.button))) }
     }

@@ -18,18 +18,11 @@ struct PlaybackTruthTests {
     /// before them played: the player must get to the fourth, under two busy loops,
     /// every time.
     @Test func afterACorruptAndADeletedFileTheNextGoodOnePlays() throws {
-        let music = try TruthMusic()
-        defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let rig = try TruthRig(subscribe: ["error"])
+        defer { rig.close() }
+        let (music, daemon, control, events) = (rig.music, rig.daemon, rig.control, rig.events)
         let hogs = try CPUHogs(count: 2)
         defer { hogs.stop() }
-        let control = try daemon.client()
-        let events = try daemon.client()
-        try events.ok("subscribe", ["events": ["error"]])
 
         let runs = 20
         for run in 1...runs {
@@ -65,13 +58,9 @@ struct PlaybackTruthTests {
     /// a FIFO, a link to /dev/zero, a sparse 2 GB file of zeros, 2 MB of zeros — are
     /// skipped with a reason, the track after them plays, and SIGTERM still ends qplayd.
     @Test func filesThatBlockOrHoldOnlyZerosAreSkipped() throws {
-        let music = try TruthMusic(extra: ["e.mp3", "f.mp3"])
-        defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path)
-        defer { daemon.directory.remove() }
-        let control = try daemon.client()
-        let events = try daemon.client()
-        try events.ok("subscribe", ["events": ["error"]])
+        let rig = try TruthRig(extra: ["e.mp3", "f.mp3"], subscribe: ["error"])
+        defer { rig.close() }
+        let (music, daemon, control, events) = (rig.music, rig.daemon, rig.control, rig.events)
 
         // Indexed as good files at start-up, swapped before they are queued: each is
         // opened for the first time as the successor of the one before it.
@@ -104,16 +93,9 @@ struct PlaybackTruthTests {
     /// At every track change the pushed `player` event carries the new track with its
     /// own position, not the end of the one before.
     @Test func trackChangeEventsCarryTheNewTracksPosition() throws {
-        let music = try TruthMusic()
-        defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        let control = try daemon.client()
-        let events = try daemon.client()
-        try events.ok("subscribe", ["events": ["player"]])
+        let rig = try TruthRig(subscribe: ["player"])
+        defer { rig.close() }
+        let (control, events) = (rig.control, rig.events)
         // a and b have one format: they join gaplessly, the change the audio thread makes.
         try control.ok("add", ["paths": ["a.mp3", "b.mp3", "a.mp3", "b.mp3", "a.mp3", "b.mp3"]])
         var lastEntry: Int?
@@ -135,16 +117,9 @@ struct PlaybackTruthTests {
 
     /// SPEC §4: a skipped entry produces an error event, with a reason a person reads.
     @Test func everySkipIsAnErrorEventWithAReason() throws {
-        let music = try TruthMusic()
-        defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        let control = try daemon.client()
-        let events = try daemon.client()
-        try events.ok("subscribe")
+        let rig = try TruthRig(subscribe: nil)
+        defer { rig.close() }
+        let (music, daemon, control, events) = (rig.music, rig.daemon, rig.control, rig.events)
         try music.delete("a.mp3")
         try music.overwrite("b.mp3", with: Array(String(repeating: "not audio at all\n", count: 2000).utf8))
         try control.ok("add", ["paths": ["a.mp3", "b.mp3", "c.mp3"]])
@@ -186,6 +161,31 @@ struct PlaybackTruthTests {
 
 private func trackTitle(_ track: Any?) -> String? {
     (track as? [String: Any])?["title"] as? String
+}
+
+/// A daemon serving a `TruthMusic` folder, a control connection and a subscribed one
+/// (`subscribe` nil: every event kind).
+private struct TruthRig {
+    let music: TruthMusic
+    let daemon: DaemonProcess
+    let control: LineSocketClient
+    let events: LineSocketClient
+
+    init(extra: [String] = [], subscribe kinds: [String]?) throws {
+        music = try TruthMusic(extra: extra)
+        daemon = try startedDaemon(music: music.path)
+        control = try daemon.client()
+        events = try daemon.client()
+        try events.ok("subscribe", kinds.map { ["events": $0] })
+    }
+
+    /// Stops the daemon if a test has not (a second SIGTERM is harmless) and removes
+    /// the folders.
+    func close() {
+        daemon.stop()
+        daemon.directory.remove()
+        music.remove()
+    }
 }
 
 /// A music folder of copies of Samples, named a.mp3, b.mp3, …: a (Morning) and b
