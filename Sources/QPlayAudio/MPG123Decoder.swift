@@ -11,6 +11,10 @@ private let mpg123Ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
 /// MPEG layer 1/2/3 through libmpg123, gapless: encoder delay and padding are trimmed
 /// when the file has a LAME/Xing header, so consecutive tracks join sample-exact.
 ///
+/// libmpg123 reads through `BudgetedFileReader`: only regular files, opened without
+/// blocking, and a file that gives no audio within 256 KB of junk (or 1 s of decoding)
+/// fails instead of being searched to its end.
+///
 /// Seeking is sample-accurate, also in VBR files: before the first seek the whole file
 /// is scanned once (`mpg123_scan`, frame headers only; `scripts/bench engine` prints
 /// its cost: 2–19 ms for a 2.7 MB file on the loaded 2-core test machine), which fills
@@ -23,11 +27,14 @@ public final class MPG123Decoder: AudioDecoder {
     public private(set) var isIndexed = false
     private let handle: OpaquePointer
     private let path: FilePath
+    /// libmpg123 holds it as its I/O handle (unretained): it lives as long as `handle`.
+    private let file: BudgetedFileReader
 
     /// `converting`: a rate and channel count to produce instead of the file's own
     /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
     public init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
         guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
+        let file = try BudgetedFileReader(path)
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else {
             throw DecoderError(path: path, reason: Self.message(code))
@@ -55,13 +62,19 @@ public final class MPG123Decoder: AudioDecoder {
                 let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
                 try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
             }
-            try Self.check(path.withPlatformString { mpg123_open(handle, $0) }, handle, path)
+            try Self.check(
+                mpg123_replace_reader_handle(handle, readFile, seekFile, nil), handle, path)
+            try Self.check(mpg123_open_handle(handle, Unmanaged.passUnretained(file).toOpaque()), handle, path)
             var rate = 0
             var channels: Int32 = 0
             var actualEncoding: Int32 = 0
+            file.beginCall()
             let result = mpg123_getformat(handle, &rate, &channels, &actualEncoding)
             if result == Int32(MPG123_DONE.rawValue) {
                 throw DecoderError(path: path, reason: "no MPEG audio in the file")
+            }
+            if result != Int32(MPG123_OK.rawValue), let exceeded = file.exceeded {
+                throw DecoderError(path: path, reason: "no MPEG audio: \(exceeded)")
             }
             try Self.check(result, handle, path)
             guard actualEncoding == encoding, channels == 1 || channels == 2, rate > 0 else {
@@ -77,6 +90,7 @@ public final class MPG123Decoder: AudioDecoder {
         }
         self.handle = handle
         self.path = path
+        self.file = file
     }
 
     deinit {
@@ -91,11 +105,13 @@ public final class MPG123Decoder: AudioDecoder {
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         let wholeFrames = buffer.count - buffer.count % format.channels
         var filled = 0
+        file.beginCall()
         while filled < wholeFrames {
             var done = 0
             let bytesWanted = (wholeFrames - filled) * MemoryLayout<Int16>.size
             let result = mpg123_read(handle, buffer.baseAddress! + filled, bytesWanted, &done)
             filled += done / MemoryLayout<Int16>.size
+            if done > 0 { file.sawAudio() }
             switch result {
             case Int32(MPG123_OK.rawValue):
                 continue
@@ -106,7 +122,7 @@ public final class MPG123Decoder: AudioDecoder {
                 try checkFormatUnchanged()
             default:
                 if filled > 0 { return filled }  // hand out what decoded; the error comes next call
-                throw DecoderError(path: path, reason: Self.message(result, handle))
+                throw DecoderError(path: path, reason: "decoder error at \(positionText): \(file.exceeded ?? Self.message(result, handle))")
             }
         }
         return filled
@@ -115,9 +131,11 @@ public final class MPG123Decoder: AudioDecoder {
     /// Reads every frame header once: an exact length and a full seek index.
     public func scanIndex() throws(DecoderError) {
         guard !isIndexed else { return }
+        file.beginWholeFileRead()
         let result = mpg123_scan(handle)
+        file.endWholeFileRead()
         if result != Int32(MPG123_OK.rawValue) {
-            throw DecoderError(path: path, reason: Self.message(result, handle))
+            throw DecoderError(path: path, reason: "cannot seek: \(file.exceeded ?? Self.message(result, handle))")
         }
         isIndexed = true
         let length = mpg123_length(handle)
@@ -127,10 +145,17 @@ public final class MPG123Decoder: AudioDecoder {
     public func seek(toFrame frame: Int) throws(DecoderError) {
         try scanIndex()
         let target = max(0, frameCount.map { min(frame, $0) } ?? frame)
+        file.beginCall()
         let result = mpg123_seek(handle, target, SEEK_SET)
         if result < 0 {
             throw DecoderError(path: path, reason: Self.message(Int32(truncatingIfNeeded: result), handle))
         }
+    }
+
+    /// Where decoding stands, as `1:23`.
+    private var positionText: String {
+        let seconds = max(0, framePosition) / max(1, format.sampleRate)
+        return "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
     }
 
     private func checkFormatUnchanged() throws(DecoderError) {
@@ -155,6 +180,17 @@ public final class MPG123Decoder: AudioDecoder {
         }
         return String(cString: mpg123_plain_strerror(code))
     }
+}
+
+/// libmpg123's reader callbacks: the I/O handle is the decoder's `BudgetedFileReader`.
+private func readFile(_ handle: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    guard let handle, let buffer else { return -1 }
+    return Unmanaged<BudgetedFileReader>.fromOpaque(handle).takeUnretainedValue().read(into: buffer, count: count)
+}
+
+private func seekFile(_ handle: UnsafeMutableRawPointer?, _ offset: Int, _ whence: Int32) -> Int {
+    guard let handle else { return -1 }
+    return Unmanaged<BudgetedFileReader>.fromOpaque(handle).takeUnretainedValue().seek(to: offset, whence: whence)
 }
 
 /// Opens MPEG audio files with libmpg123.
