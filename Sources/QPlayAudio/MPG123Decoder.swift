@@ -70,11 +70,12 @@ public final class MPG123Decoder: AudioDecoder {
             var actualEncoding: Int32 = 0
             file.beginCall()
             let result = mpg123_getformat(handle, &rate, &channels, &actualEncoding)
-            if result == Int32(MPG123_DONE.rawValue) {
-                throw DecoderError(path: path, reason: "no MPEG audio in the file")
-            }
+            // libmpg123 takes a refused read for the end of the stream.
             if result != Int32(MPG123_OK.rawValue), let exceeded = file.exceeded {
                 throw DecoderError(path: path, reason: "no MPEG audio: \(exceeded)")
+            }
+            if result == Int32(MPG123_DONE.rawValue) {
+                throw DecoderError(path: path, reason: "no MPEG audio in the file")
             }
             try Self.check(result, handle, path)
             guard actualEncoding == encoding, channels == 1 || channels == 2, rate > 0 else {
@@ -116,6 +117,10 @@ public final class MPG123Decoder: AudioDecoder {
             case Int32(MPG123_OK.rawValue):
                 continue
             case Int32(MPG123_DONE.rawValue):
+                // A refused read looks like the end of the stream to libmpg123.
+                if filled == 0, let exceeded = file.exceeded {
+                    throw DecoderError(path: path, reason: "decoder error at \(positionText): \(exceeded)")
+                }
                 return filled
             case Int32(MPG123_NEW_FORMAT.rawValue):
                 // A stream that changes format midway: the rest cannot join this one.
