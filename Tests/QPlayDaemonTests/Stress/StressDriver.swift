@@ -11,6 +11,8 @@ struct StressOptions: Sendable {
     var steps: Int
     /// Two busy-looping shells beside the daemon for the whole run.
     var hogs: Bool
+    /// Damage files (off: only commands, to tell the model's problems from the files').
+    var faults = true
     /// How long a response, an event the daemon owes or a process exit may take before
     /// the daemon counts as hung. Only a guard: nothing is measured against it.
     var hangLimit: Double = 15
@@ -28,6 +30,13 @@ struct SeedResult: Sendable {
     var restores = 0
     var errorEvents = 0
     var obligations = 0
+    var changes = 0
+    var predicted = 0
+    var statusChecks = 0
+    var queueChecks = 0
+    /// Tones heard in the capture and matched to entries (0 when the run stopped early).
+    var tonesHeard = 0
+    var seconds = 0.0
     var failures: [StressFailure] = []
     var report: String?
 }
@@ -64,6 +73,7 @@ final class StressRun {
     // MARK: The run
 
     func run(fixtureSource: String) -> SeedResult {
+        let started = monotonicSeconds()
         let music = TemporaryDirectory("qplay-stress-music")
         var hogs: [SpawnedProcess] = []
         defer {
@@ -99,6 +109,9 @@ final class StressRun {
             fail(StressFailure(kind: "harness", message: "\(error)"))
         }
         outcome.obligations = model.obligationCount
+        outcome.changes = model.changes
+        outcome.predicted = model.predictedChanges
+        outcome.seconds = monotonicSeconds() - started
         return outcome
     }
 
@@ -249,6 +262,7 @@ final class StressRun {
     /// the moments since the request was sent, and options and queue length are the test's.
     private func checkStatus(_ status: [String: Any], _ what: String) throws {
         lastStatus = status
+        outcome.statusChecks += 1
         let snapshot = StressModel.Snapshot(
             entry: status["entry"] as? Int, state: status["state"] as? String ?? "?",
             length: status["queue_length"] as? Int ?? -1, modified: status["queue_modified"] as? Bool ?? false)
@@ -296,6 +310,7 @@ final class StressRun {
             return (entry["entry"] as? Int ?? -1, model.fixtureByPath[path] ?? -1)
         }
         try model.bind(entries: entries)
+        outcome.queueChecks += 1
         let current = queue["current"] as? Int
         let modified = queue["modified"] as? Bool ?? false
         guard model.recentStates.contains(where: { $0.entry == current && $0.modified == modified }) else {
@@ -399,6 +414,7 @@ final class StressRun {
         var action = Action.pick(draws.pick(0, 1 << 20))
         // An empty queue mostly fills again, or there is little to stress.
         if model.collection.isEmpty, draws.chance(1, percent: 70) { action = .addIDs }
+        if !options.faults, action == .damage || action == .restore { action = .queue }
         note("\(action)")
         try perform(action, draws)
         try checkAlive()
@@ -655,13 +671,15 @@ final class StressRun {
         let status = try result(of: response, "seek")
         note("seek \(Self.text(args)): \(Self.brief(status))")
         try checkStatus(status, "seek")
-        // Lands where asked (clamped), then moves on at most in real time; only when the
-        // seek stayed inside the same track.
+        // Lands where asked, then moves on at most in real time; only when the seek stayed
+        // inside the same track. The daemon reports the target until the audio thread's
+        // own position comes within CommandedPosition.tolerance (0.35 s) of it, so that much
+        // either way is its documented precision.
         if absolute, let trackDuration = number(status["duration"]), target < trackDuration - 0.3,
             status["entry"] as? Int == before, before == model.current, status["state"] as? String != "stopped",
             let position = number(status["position"])
         {
-            guard position >= target - 0.06, position <= target + elapsed + 0.06 else {
+            guard position >= target - 0.36, position <= target + elapsed + 0.36 else {
                 throw StressFailure(
                     kind: "status", message: "seek to \(target) answered position \(position) (\(elapsed) s after sending)")
             }
@@ -696,7 +714,7 @@ final class StressRun {
         }
         if !repeatOnly {
             // Mostly off: predictions of what plays next need shuffle off.
-            let on = draws.chance(4, percent: 35)
+            let on = draws.chance(4, percent: 20)
             args["shuffle"] = on
             model.shuffle = on
         }
@@ -709,7 +727,7 @@ final class StressRun {
         let wait = draws.chance(2, percent: 35)
         scansRunning += 1
         let response = try request(
-            "update", wait ? ["wait": true] : [:], .other("update"), limit: wait ? 4 * options.hangLimit : nil)
+            "update", wait ? ["wait": true] : [:], .other("update"), limit: wait ? 2 * options.hangLimit : nil)
         let answer = try result(of: response, "update")
         note("update\(wait ? " (wait)" : ""): \(Self.text(answer))")
     }
@@ -767,6 +785,7 @@ final class StressRun {
         if let mismatch = StressHearing.mismatch(visits: model.visits, heard: heard) {
             throw StressFailure(kind: "heard", message: mismatch)
         }
+        outcome.tonesHeard = heard.count
     }
 
     /// SIGTERM: qplayd saves, closes and exits 0, promptly (SPEC §5; 2 s is what a

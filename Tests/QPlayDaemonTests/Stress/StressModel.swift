@@ -117,6 +117,9 @@ struct StressModel {
     private var removed: Set<Int> = []
     /// Placeholder ids (negative) of added entries the daemon has not named yet.
     private var nextPlaceholder = -1
+    /// Ids a player event named before the `queue` answer placed them: put where a
+    /// placeholder of the same fixture was, which the answer may correct.
+    private var guessed: Set<Int> = []
 
     var files: [FileState]
     private(set) var visits: [Visit] = []
@@ -127,6 +130,10 @@ struct StressModel {
     private var lastErrorSeq = -1
     private(set) var obligations: [Obligation] = []
     private(set) var obligationCount = 0
+    /// Track changes whose target SPEC §3 fixed and the model predicted.
+    private(set) var predictedChanges = 0
+    /// Track changes seen at all.
+    private(set) var changes = 0
 
     /// The command between its sending and its response, and where it was sent.
     private var inFlight: InFlight?
@@ -289,20 +296,35 @@ struct StressModel {
         pendingInstall = nil
     }
 
-    /// Names placeholders: the daemon's `queue` answer, in collection order.
+    /// Checks the daemon's `queue` answer (entries in collection order) against the model
+    /// and names the added entries: each placeholder, and each id only guessed into place,
+    /// takes the id the daemon reports at its index.
     mutating func bind(entries: [(entry: Int, fixture: Int)]) throws {
         guard entries.count == collection.count else {
             throw StressFailure(
                 kind: "queue", message: "queue has \(entries.count) entries, the model \(collection.count): \(entries.map(\.entry)) vs \(collection)")
         }
+        var renames: [Int: Int] = [:]
         for (index, (entry, fixture)) in entries.enumerated() {
             let mine = collection[index]
-            if mine < 0 {
-                guard fixtureOf[entry] == nil else {
-                    throw StressFailure(kind: "queue", message: "new entry at index \(index) has the id \(entry) of an earlier entry")
-                }
-                rename(mine, to: entry)
+            guard mine != entry, mine < 0 || guessed.contains(mine) else { continue }
+            guard fixtureOf[entry] == nil || guessed.contains(entry) else {
+                throw StressFailure(kind: "queue", message: "new entry at index \(index) has the id \(entry) of an earlier entry")
             }
+            guard fixtureOf[mine] == fixture else { continue }  // reported below
+            renames[mine] = entry
+        }
+        if !renames.isEmpty {
+            for (old, new) in renames where old < 0 {
+                fixtureOf[new] = fixtureOf[old]
+                fixtureOf[old] = nil
+            }
+            collection = collection.map { renames[$0] ?? $0 }
+            installed = installed.map { renames[$0] ?? $0 }
+            if case .some(.some(let target)) = removalTarget, let new = renames[target] { removalTarget = .some(new) }
+        }
+        guessed = []
+        for (index, (entry, fixture)) in entries.enumerated() {
             guard collection[index] == entry, fixtureOf[entry] == fixture else {
                 throw StressFailure(
                     kind: "queue",
@@ -311,12 +333,23 @@ struct StressModel {
         }
     }
 
-    private mutating func rename(_ placeholder: Int, to id: Int) {
+    /// A player event named an added entry before the `queue` answer did: it takes the
+    /// place of a placeholder of its fixture, the predicted one if that is one.
+    private mutating func guessPlace(of id: Int, fixture: Int?) throws {
+        let candidates = collection.filter { $0 < 0 && fixtureOf[$0] == fixture }
+        guard let first = candidates.first else {
+            throw StressFailure(kind: "events", message: "player event names entry \(id), never in the queue")
+        }
+        var placeholder = first
+        if !shuffle, let from = current, let next = successor(of: from, wrap: repeatMode != "off"), candidates.contains(next) {
+            placeholder = next
+        }
         fixtureOf[id] = fixtureOf[placeholder]
         fixtureOf[placeholder] = nil
         collection = collection.map { $0 == placeholder ? id : $0 }
         installed = installed.map { $0 == placeholder ? id : $0 }
         if case .some(.some(let target)) = removalTarget, target == placeholder { removalTarget = .some(id) }
+        guessed.insert(id)
     }
 
     mutating func errorEvent(entry: Int, path: String, reason: String, seq: Int) throws {
@@ -342,11 +375,9 @@ struct StressModel {
             throw StressFailure(kind: "install", message: "\(pending), but no install (queue event, modified false) came with it")
         }
         if let id = entry, fixtureOf[id] == nil {
-            // The start of an added queue names its first entry before the `queue` answer.
-            guard let placeholder = collection.first(where: { $0 < 0 }) else {
-                throw StressFailure(kind: "events", message: "player event names entry \(id), never in the queue")
-            }
-            rename(placeholder, to: id)
+            // An added entry starts (an add to an empty queue, or the track before it ended)
+            // before the `queue` answer names it.
+            try guessPlace(of: id, fixture: path.flatMap { fixtureByPath[$0] })
         }
         if let id = entry, let path, fixtureOf[id] != fixtureByPath[path] {
             throw StressFailure(kind: "events", message: "player event: entry \(id) with \(path); the model has fixture \((fixtureOf[id] ?? -1) + 1)")
@@ -392,6 +423,7 @@ struct StressModel {
 
     private mutating func trackChange(to target: Int?, newState: String, seq: Int) throws {
         let from = current
+        changes += 1
         if let target, removed.contains(target) {
             throw StressFailure(kind: "removed-played", message: "entry \(target) became current after it was removed")
         }
@@ -433,6 +465,7 @@ struct StressModel {
         case .remove(let entry)?: if entry == from, case .some(let target) = removalTarget { allowed.append(target) }
         default: break
         }
+        predictedChanges += 1
         guard !allowed.contains(where: { $0 == target }) else { return }
         let names = allowed.map { $0.map { "e\($0)" } ?? "end of queue" }
         throw StressFailure(

@@ -5,14 +5,16 @@ import Testing
 /// The sweep's settings, from the environment so that `scripts/soak` and a replay use the
 /// same test: `QPLAY_STRESS_SECONDS` (wall time for the whole sweep, default 120),
 /// `QPLAY_STRESS_SEED` (the first seed, default 1), `QPLAY_STRESS_SEEDS` (at most this
-/// many seeds; 1 replays one), `QPLAY_STRESS_STEPS` (steps per seed, default 40).
+/// many seeds; 1 replays one), `QPLAY_STRESS_STEPS` (steps per seed, default 60),
+/// `QPLAY_STRESS_FAULTS=0` (commands only, no damaged files).
 enum StressConfiguration {
     static let environment = ProcessInfo.processInfo.environment
 
     static let seconds = environment["QPLAY_STRESS_SECONDS"].flatMap(Double.init) ?? 120
     static let firstSeed = environment["QPLAY_STRESS_SEED"].flatMap { UInt64($0) } ?? 1
     static let maximumSeeds = environment["QPLAY_STRESS_SEEDS"].flatMap { Int($0) } ?? .max
-    static let steps = environment["QPLAY_STRESS_STEPS"].flatMap { Int($0) } ?? 40
+    static let steps = environment["QPLAY_STRESS_STEPS"].flatMap { Int($0) } ?? 60
+    static let faults = environment["QPLAY_STRESS_FAULTS"] != "0"
 
     /// Room for the last seed started just before the time is up, and for its hangs.
     static var timeLimitMinutes: Int { Int((seconds / 60).rounded(.up)) + 10 }
@@ -45,7 +47,9 @@ struct StressTests {
         var results: [SeedResult] = []
         var seed = StressConfiguration.firstSeed
         repeat {
-            let options = StressOptions(seed: seed, steps: StressConfiguration.steps, hogs: StressConfiguration.hogs(seed))
+            let options = StressOptions(
+                seed: seed, steps: StressConfiguration.steps, hogs: StressConfiguration.hogs(seed),
+                faults: StressConfiguration.faults)
             let result = StressRun(options: options).run(fixtureSource: source)
             results.append(result)
             print(Self.line(for: result))
@@ -58,7 +62,7 @@ struct StressTests {
 
     static func line(for result: SeedResult) -> String {
         let outcome = result.failures.isEmpty ? "ok" : "FAILED (\(result.failures.map(\.kind).joined(separator: ", ")))"
-        return "stress seed \(result.seed)\(result.hogs ? " +hogs" : ""): \(result.steps) steps, \(result.faults) faults, \(result.restores) restores, \(result.errorEvents) error events, \(result.obligations) owed — \(outcome)"
+        return "stress seed \(result.seed)\(result.hogs ? " +hogs" : ""): \(result.steps) steps in \(String(format: "%.0f", result.seconds)) s, \(result.faults) faults, \(result.restores) restores, \(result.errorEvents) error events (\(result.obligations) owed); checked \(result.statusChecks) statuses, \(result.queueChecks) queues, \(result.changes) track changes (\(result.predicted) predicted), \(result.tonesHeard) tones heard — \(outcome)"
     }
 
     /// The closing line CI's log carries and `scripts/soak` reads.
