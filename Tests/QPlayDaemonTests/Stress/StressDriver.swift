@@ -57,6 +57,10 @@ final class StressRun {
     private var lastStatus: [String: Any] = [:]
     /// Scans asked for whose `done` event has not come: the library may change meanwhile.
     private var scansRunning = 0
+    /// A missing error event was reported already: the run goes on (what else happens
+    /// matters more than another such report), and later ones are only counted at the end
+    /// rather than waited for after every step.
+    private var errorEventsMissing = false
 
     private var daemon: DaemonProcess!
     private var main: StressConnection!
@@ -124,7 +128,10 @@ final class StressRun {
 
     private func fail(_ failure: StressFailure) {
         outcome.failures.append(failure)
-        guard outcome.report == nil else { return }
+        if let report = outcome.report {
+            outcome.report = report + "\nthen, at step \(stepIndex): \(failure)"
+            return
+        }
         let logTail = (daemon?.log ?? "").split(separator: "\n", omittingEmptySubsequences: false).suffix(30)
         let status = (try? JSONSerialization.data(withJSONObject: lastStatus, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "–"
@@ -154,11 +161,12 @@ final class StressRun {
 
     /// Takes lines until the response to `id`, handing every event to the model; the
     /// first response must be that one (responses come in request order).
-    private func response(to id: Int, limit: Double? = nil) throws -> [String: Any] {
+    private func response(to id: Int, _ what: String, limit: Double? = nil) throws -> [String: Any] {
         let deadline = monotonicSeconds() + (limit ?? options.hangLimit)
         while true {
             guard let line = try main.nextLine(until: deadline) else {
-                throw StressFailure(kind: "hang", message: "no response to request \(id) within \(limit ?? options.hangLimit) s")
+                throw StressFailure(
+                    kind: "hang", message: "no response to request \(id) (\(what)) within \(limit ?? options.hangLimit) s")
             }
             if let response = try take(line) {
                 guard response["id"] as? Int == id else {
@@ -210,7 +218,7 @@ final class StressRun {
         let changes = changesCollection(command)
         model.sending(command, seq: seq)
         let id = try main.send(cmd, args)
-        let response = try self.response(to: id, limit: limit)
+        let response = try self.response(to: id, "\(cmd)\(args.map { " " + Self.text($0) } ?? "")", limit: limit)
         try model.responded(effective: response["ok"] as? Bool == true && changes)
         return response
     }
@@ -350,20 +358,24 @@ final class StressRun {
         return stat(daemon.capturePath, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// Error events the daemon owes must come (within the hang limit).
-    private func checkObligations() throws {
+    /// Error events the daemon owes must come (within the hang limit). The first one
+    /// missing is reported and the run goes on; the rest are counted at its end.
+    private func checkObligations(atEnd: Bool = false) throws {
         var open = model.openObligations()
-        guard !open.isEmpty else { return }
-        let deadline = monotonicSeconds() + options.hangLimit
+        guard !open.isEmpty, !errorEventsMissing || atEnd else { return }
+        let deadline = monotonicSeconds() + (errorEventsMissing ? 0 : options.hangLimit)
         while !open.isEmpty, monotonicSeconds() < deadline {
             try pump(until: min(deadline, monotonicSeconds() + 0.2))
             open = model.openObligations()
         }
-        if let first = open.first {
-            throw StressFailure(
+        guard let first = open.first else { return }
+        let more = open.count > 1 ? " (and \(open.count - 1) more)" : ""
+        fail(
+            StressFailure(
                 kind: "error-event-missing",
-                message: "no error event within \(options.hangLimit) s for \(first) (step \(first.step))")
-        }
+                message: "no error event within \(options.hangLimit) s for \(first) (step \(first.step))\(more)"))
+        errorEventsMissing = true
+        model.forgetObligations()
     }
 
     // MARK: Steps
@@ -616,7 +628,7 @@ final class StressRun {
         let button = draws.chance(2, percent: 60) ? "next" : "previous"
         model.sending(.buttons, seq: seq)
         let pressID = try main.send("press", ["button": button])
-        _ = try result(of: try response(to: pressID), "press")
+        _ = try result(of: try response(to: pressID, "press"), "press")
         if hold { try pump(until: monotonicSeconds() + Double(draws.pick(3, in: 400...1500)) / 1000) }
         let release: [String: Any]
         if draws.chance(4, percent: 30) {
@@ -632,11 +644,11 @@ final class StressRun {
             release = try result(of: answer, "release")
         } else {
             let id = try main.send("release", ["button": button])
-            release = try result(of: try response(to: id), "release")
+            release = try result(of: try response(to: id, "release"), "release")
         }
         // The release's events reach the main connection before this barrier's answer.
         let statusID = try main.send("status")
-        let status = try result(of: try response(to: statusID), "status")
+        let status = try result(of: try response(to: statusID, "status"), "status")
         try model.responded(effective: true)
         note("\(hold ? "hold" : "tap") \(button): \(Self.text(release)), \(Self.brief(status))")
         try checkStatus(status, "status after release")
@@ -773,7 +785,7 @@ final class StressRun {
 
     private func finish() throws {
         try barrier()
-        try checkObligations()
+        try checkObligations(atEnd: true)
         model.finish(at: monotonicSeconds())
         if let pending = model.pendingInstallMessage {
             throw StressFailure(kind: "install", message: "\(pending), and no install came")

@@ -539,5 +539,10 @@ struct StressModel {
         return obligations
     }
 
+    /// Obligations reported as missing are not reported again.
+    mutating func forgetObligations() {
+        obligations = []
+    }
+
     var pendingInstallMessage: String? { pendingInstall }
 }

@@ -46,6 +46,7 @@ struct StressTests {
         let started = monotonicSeconds()
         var results: [SeedResult] = []
         var seed = StressConfiguration.firstSeed
+        var fits = true
         repeat {
             let options = StressOptions(
                 seed: seed, steps: StressConfiguration.steps, hogs: StressConfiguration.hogs(seed),
@@ -55,8 +56,10 @@ struct StressTests {
             print(Self.line(for: result))
             if let report = result.report { Issue.record(Comment(rawValue: report)) }
             seed += 1
-        } while results.count < StressConfiguration.maximumSeeds
-            && monotonicSeconds() - started < StressConfiguration.seconds
+            // A seed is started only when one of average length still fits the time.
+            let elapsed = monotonicSeconds() - started
+            fits = elapsed + elapsed / Double(results.count) <= StressConfiguration.seconds
+        } while results.count < StressConfiguration.maximumSeeds && fits
         print(Self.summary(results))
     }
 
