@@ -430,18 +430,28 @@ struct StressModel {
         if let target, !collection.contains(target), !installed.contains(target) {
             throw StressFailure(kind: "order", message: "entry \(target) became current but is in neither the queue nor the installed queue")
         }
-        // The entries a forward change from `from` passed over must have failed.
+        // A forward change that went past entries whose files cannot be played (since
+        // before `from` started, so they were opened as successors after the damage) must
+        // have reported each. Only when walking forward from `from` over such entries
+        // reaches the new entry: a tap may as well have gone back.
         if !shuffle, let from, target != from, isForward {
-            var passed = successor(of: from, wrap: repeatMode != "off")
+            var passed: [(entry: Int, fixture: Int, fault: FileFault)] = []
+            var next = successor(of: from, wrap: repeatMode != "off")
             var seen: Set<Int> = [from]
-            while let candidate = passed, candidate != target, seen.insert(candidate).inserted,
+            while next != target, let candidate = next, seen.insert(candidate).inserted,
                 let fixture = fixtureOf[candidate], let fault = unplayable(fixture, before: visitStart)
             {
-                owe(
-                    Obligation(
-                        entry: candidate, fixture: fixture, fault: fault, since: visitStart,
-                        why: "passed over on e\(from)→e\(target.map(String.init) ?? "–")", step: step))
-                passed = successor(of: candidate, wrap: repeatMode != "off")
+                passed.append((candidate, fixture, fault))
+                next = successor(of: candidate, wrap: repeatMode != "off")
+            }
+            if next == target {
+                for (entry, fixture, fault) in passed {
+                    owe(
+                        Obligation(
+                            entry: entry, fixture: fixture, fault: fault, since: visitStart,
+                            why: "passed over on e\(from)→\(target.map { "e\($0)" } ?? "the end of the queue")",
+                            step: step))
+                }
             }
         }
         guard !shuffle, allGood(since: visitStart), lastErrorSeq < visitStart else { return }
