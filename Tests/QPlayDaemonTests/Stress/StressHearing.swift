@@ -23,7 +23,9 @@ enum StressHearing {
         let visits = allVisits.filter { $0.playing > 0.02 }
         let n = visits.count
         let m = heard.count
-        func mustHear(_ i: Int) -> Bool { visits[i].playing >= mustHearSeconds && !visits[i].failed }
+        func mustHear(_ i: Int) -> Bool {
+            visits[i].playing >= mustHearSeconds && !visits[i].failed && !visits[i].damaged
+        }
         func at(_ run: ToneRun) -> String {
             "fixture \(run.tone + 1) at \(String(format: "%.2f", Double(run.startFrame) / Double(sampleRate))) s for \(String(format: "%.2f", Double(run.frames) / Double(sampleRate))) s"
         }
@@ -62,7 +64,12 @@ enum StressHearing {
                 }
             }
             if !reach[j].contains(true) {
-                return "heard \(at(heard[j])) after \(at(heard[j - 1])), which fits no entry said to play then\(context)"
+                // What stood in the way: the first entry after the last place the run before
+                // could be that was said to play long enough and was not heard.
+                let last = reach[j - 1].lastIndex(of: true) ?? 0
+                let blocker = ((last + 1)..<n).first { mustHear($0) && visits[$0].fixture != heard[j - 1].tone }
+                let why = blocker.map { "; \(visits[$0]) was said to play before it but not heard" } ?? ""
+                return "heard \(at(heard[j])) after \(at(heard[j - 1])), which fits no entry said to play then\(why)\(context)"
             }
         }
         // Everything after the last run's visit must be allowed to go unheard.

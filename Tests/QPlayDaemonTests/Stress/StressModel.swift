@@ -83,9 +83,12 @@ struct Visit: CustomStringConvertible {
     var playing: Double = 0
     /// An error event named the entry: it may have sounded not at all.
     var failed = false
+    /// Its file was damaged while it was current: whether it sounded is the error
+    /// events' and the stall check's business, not the capture's.
+    var damaged = false
 
     var description: String {
-        "\(fixture + 1)(e\(entry) \(String(format: "%.1f", playing))s\(failed ? " failed" : ""))"
+        "\(fixture + 1)(e\(entry) \(String(format: "%.1f", playing))s\(failed ? " failed" : "")\(damaged ? " damaged" : ""))"
     }
 }
 
@@ -198,6 +201,9 @@ struct StressModel {
     // MARK: Files
 
     mutating func fileChanged(_ fixture: Int, to fault: FileFault?, seq: Int) {
+        if fault != nil, let index = visits.indices.last, visits[index].entry == current, visits[index].fixture == fixture {
+            visits[index].damaged = true
+        }
         files[fixture].fault = fault
         files[fixture].changedAt = seq
         files[fixture].knownFrom = Int.max
@@ -392,7 +398,9 @@ struct StressModel {
             if modified { pendingInstall = "track change e\(current.map(String.init) ?? "–")→e\(entry.map(String.init) ?? "–") with the queue modified" }
             current = entry
             visitStart = seq
-            if let id = entry { visits.append(Visit(entry: id, fixture: fixtureOf[id]!, step: step)) }
+            if let id = entry, let fixture = fixtureOf[id] {
+                visits.append(Visit(entry: id, fixture: fixture, step: step, damaged: files[fixture].fault != nil))
+            }
             if let id = entry, newState != "stopped" {
                 oweErrorIfUnplayable(id, since: openedAfter(changingTo: id), why: "became current")
             }
