@@ -192,8 +192,7 @@ final class StressRun {
             let state = data["state"] as? String ?? "?"
             try model.playerEvent(entry: entry, path: path, state: state, at: line.at, seq: seq)
         case "queue":
-            try model.queueEvent(
-                length: data["length"] as? Int ?? -1, modified: data["modified"] as? Bool ?? false, seq: seq)
+            try model.queueEvent(length: data["length"] as? Int ?? -1, modified: data["modified"] as? Bool ?? false)
         case "error":
             outcome.errorEvents += 1
             let entry = data["entry"] as? Int ?? -1
@@ -748,7 +747,7 @@ final class StressRun {
         let fixture = draws.pick(2, fixtures.count)
         let fault = FileFault.drawOrder[draws.pick(3, FileFault.drawOrder.count)]
         try files.apply(fault, to: fixture, size: draws.fraction(4))
-        model.fileChanged(fixture, to: fault, seq: seq)
+        model.fileChanged(fixture, to: fault)
         outcome.faults += 1
         note("damage fixture \(fixture + 1): \(fault.rawValue)")
     }
@@ -762,7 +761,7 @@ final class StressRun {
         let fixture = damaged[draws.pick(2, damaged.count)]
         let inPlace = draws.chance(3, percent: 50)
         try files.restore(fixture, inPlace: inPlace)
-        model.fileChanged(fixture, to: nil, seq: seq)
+        model.fileChanged(fixture, to: nil)
         outcome.restores += 1
         note("restore fixture \(fixture + 1)\(inPlace ? " in place" : "")")
     }

@@ -52,8 +52,6 @@ enum InFlight: CustomStringConvertible {
 struct FileState {
     /// nil: the good file is in place.
     var fault: FileFault?
-    /// Stream position of the first line that may already tell of the change.
-    var changedAt = -1
     /// Stream position of the barrier after the change: lines after it were written
     /// after the change. Int.max until that barrier is read.
     var knownFrom = -1
@@ -88,7 +86,7 @@ struct Visit: CustomStringConvertible {
     var damaged = false
 
     var description: String {
-        "\(fixture + 1)(e\(entry) \(String(format: "%.1f", playing))s\(failed ? " failed" : "")\(damaged ? " damaged" : ""))"
+        "\(fixture + 1)(e\(entry) #\(step) \(String(format: "%.1f", playing))s\(failed ? " failed" : "")\(damaged ? " damaged" : ""))"
     }
 }
 
@@ -98,7 +96,6 @@ struct Visit: CustomStringConvertible {
 /// shuffle off, and no file changed since the playing entry started (a damaged file is
 /// skipped with timing of its own). Everything else is checked for consistency only.
 struct StressModel {
-    let fixtureCount: Int
     /// Maps a track's path (relative) to its fixture.
     let fixtureByPath: [String: Int]
 
@@ -164,7 +161,6 @@ struct StressModel {
     var step = 0
 
     init(fixtures: [ToneFixture]) {
-        fixtureCount = fixtures.count
         var byPath: [String: Int] = [:]
         for (index, fixture) in fixtures.enumerated() { byPath[fixture.file] = index }
         fixtureByPath = byPath
@@ -200,12 +196,11 @@ struct StressModel {
 
     // MARK: Files
 
-    mutating func fileChanged(_ fixture: Int, to fault: FileFault?, seq: Int) {
+    mutating func fileChanged(_ fixture: Int, to fault: FileFault?) {
         if fault != nil, let index = visits.indices.last, visits[index].entry == current, visits[index].fixture == fixture {
             visits[index].damaged = true
         }
         files[fixture].fault = fault
-        files[fixture].changedAt = seq
         files[fixture].knownFrom = Int.max
         if fault != nil { files[fixture].everDamaged = true }
     }
@@ -215,13 +210,13 @@ struct StressModel {
         for index in files.indices where files[index].knownFrom == Int.max { files[index].knownFrom = seq }
     }
 
-    /// The file of `fixture` cannot be played and was already so before stream position
-    /// `seq` (every line after `seq` was written after the damage).
     private mutating func owe(_ obligation: Obligation) {
         obligations.append(obligation)
         obligationCount += 1
     }
 
+    /// The file of `fixture` cannot be played and was already so before stream position
+    /// `seq` (every line after `seq` was written after the damage).
     private func unplayable(_ fixture: Int, before seq: Int) -> FileFault? {
         guard let fault = files[fixture].fault, fault.mustFail, files[fixture].knownFrom < seq else { return nil }
         return fault
@@ -234,12 +229,12 @@ struct StressModel {
 
     // MARK: Events
 
-    mutating func queueEvent(length: Int, modified eventModified: Bool, seq: Int) throws {
+    mutating func queueEvent(length: Int, modified eventModified: Bool) throws {
         if let command = inFlight, command.isEdit, !editSeen, let expected = lengthAfter(command),
             length == expected, eventModified || editMayInstall(command)
         {
             editSeen = true
-            try applyEdit(command)
+            applyEdit(command)
             if !eventModified { install() }
         } else if !eventModified, length == collection.count {
             install()
@@ -271,7 +266,7 @@ struct StressModel {
         }
     }
 
-    private mutating func applyEdit(_ command: InFlight) throws {
+    private mutating func applyEdit(_ command: InFlight) {
         switch command {
         case .add(let fixtures):
             addStarts = collection.isEmpty
@@ -491,8 +486,9 @@ struct StressModel {
             message: "after e\(from.map(String.init) ?? "–") came \(target.map { "e\($0)" } ?? "the end of the queue") (\(newState)) during \(inFlight.map { "\($0)" } ?? "no command"); SPEC §3 allows \(names.isEmpty ? "no change" : names.joined(separator: " or ")) — queue \(collection), installed \(installed)\(modified ? ", modified" : ""), repeat \(repeatMode)")
     }
 
-    /// The change goes forward through the queue: the track ended, next, a button, the
-    /// removal of the playing entry (not jump, previous or a start from nothing).
+    /// The change may go forward through the queue: the track ended (during any command
+    /// that changes no track itself), next, a button. Not a jump, previous, a start from
+    /// nothing or the removal of the playing entry, which go where they go.
     private var isForward: Bool {
         switch inFlight {
         case nil, .next?, .buttons?, .other?, .move?, .clear?: true
