@@ -11,15 +11,14 @@ private let mpg123Ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
 /// MPEG layer 1/2/3 through libmpg123, gapless: encoder delay and padding are trimmed
 /// when the file has a LAME/Xing header, so consecutive tracks join sample-exact.
 ///
-/// libmpg123 reads through `BudgetedFileReader`: only regular files, opened without
-/// blocking, and a file that gives no audio within 256 KB of junk (or 1 s of decoding)
-/// fails instead of being searched to its end.
-///
 /// Seeking is sample-accurate, also in VBR files: before the first seek the whole file
 /// is scanned once (`mpg123_scan`, frame headers only; `scripts/bench engine` prints
 /// its cost: 2–19 ms for a 2.7 MB file on the loaded 2-core test machine), which fills
 /// libmpg123's frame index and makes its length exact even without a Xing/LAME header.
 /// Opening does not scan, so starting a track stays as fast as possible.
+///
+/// The file is read through a `BudgetedReader`: only regular files are opened, and
+/// junk gets a bounded search instead of an endless resync (see there).
 public final class MPG123Decoder: AudioDecoder {
     public let format: AudioFormat
     public private(set) var frameCount: Int?
@@ -27,14 +26,14 @@ public final class MPG123Decoder: AudioDecoder {
     public private(set) var isIndexed = false
     private let handle: OpaquePointer
     private let path: FilePath
-    /// libmpg123 holds it as its I/O handle (unretained): it lives as long as `handle`.
-    private let file: BudgetedFileReader
+    /// Referenced by `handle` (unretained) and outlives it: deinit closes the handle first.
+    private let reader: BudgetedReader
 
     /// `converting`: a rate and channel count to produce instead of the file's own
     /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
     public init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
         guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
-        let file = try BudgetedFileReader(path)
+        let reader = try BudgetedReader(opening: path)
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else {
             throw DecoderError(path: path, reason: Self.message(code))
@@ -63,21 +62,32 @@ public final class MPG123Decoder: AudioDecoder {
                 try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
             }
             try Self.check(
-                mpg123_replace_reader_handle(handle, readFile, seekFile, nil), handle, path)
-            try Self.check(mpg123_open_handle(handle, Unmanaged.passUnretained(file).toOpaque()), handle, path)
+                mpg123_replace_reader_handle(
+                    handle,
+                    { io, destination, count in
+                        guard let io, let destination else { return -1 }
+                        return Unmanaged<BudgetedReader>.fromOpaque(io).takeUnretainedValue()
+                            .read(into: destination, count: count)
+                    },
+                    { io, offset, whence in
+                        guard let io else { return -1 }
+                        return Unmanaged<BudgetedReader>.fromOpaque(io).takeUnretainedValue()
+                            .seek(offset: offset, whence: whence)
+                    },
+                    nil),
+                handle, path)
+            reader.begin()
+            let opened = mpg123_open_handle(handle, Unmanaged.passUnretained(reader).toOpaque())
+            if opened != Int32(MPG123_OK.rawValue) {
+                throw Self.openFailure(opened, handle, reader, path)
+            }
             var rate = 0
             var channels: Int32 = 0
             var actualEncoding: Int32 = 0
-            file.beginCall()
             let result = mpg123_getformat(handle, &rate, &channels, &actualEncoding)
-            // libmpg123 takes a refused read for the end of the stream.
-            if result != Int32(MPG123_OK.rawValue), let exceeded = file.exceeded {
-                throw DecoderError(path: path, reason: "no MPEG audio: \(exceeded)")
+            if result != Int32(MPG123_OK.rawValue) {
+                throw Self.openFailure(result, handle, reader, path)
             }
-            if result == Int32(MPG123_DONE.rawValue) {
-                throw DecoderError(path: path, reason: "no MPEG audio in the file")
-            }
-            try Self.check(result, handle, path)
             guard actualEncoding == encoding, channels == 1 || channels == 2, rate > 0 else {
                 throw DecoderError(path: path, reason: "unexpected output format from libmpg123")
             }
@@ -87,11 +97,12 @@ public final class MPG123Decoder: AudioDecoder {
         } catch {
             mpg123_close(handle)
             mpg123_delete(handle)
+            withExtendedLifetime(reader) {}
             throw error
         }
         self.handle = handle
         self.path = path
-        self.file = file
+        self.reader = reader
     }
 
     deinit {
@@ -106,28 +117,28 @@ public final class MPG123Decoder: AudioDecoder {
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         let wholeFrames = buffer.count - buffer.count % format.channels
         var filled = 0
-        file.beginCall()
+        reader.begin()
         while filled < wholeFrames {
             var done = 0
-            let bytesWanted = (wholeFrames - filled) * MemoryLayout<Int16>.size
+            // Bounded: the budgets start again only when a call returns with audio, so
+            // one call for a large buffer could otherwise read past the junk budget.
+            let bytesWanted = min((wholeFrames - filled) * MemoryLayout<Int16>.size, Self.bytesPerCall)
             let result = mpg123_read(handle, buffer.baseAddress! + filled, bytesWanted, &done)
             filled += done / MemoryLayout<Int16>.size
-            if done > 0 { file.sawAudio() }
+            if done > 0 { reader.audioArrived() }
             switch result {
             case Int32(MPG123_OK.rawValue):
                 continue
-            case Int32(MPG123_DONE.rawValue):
-                // A refused read looks like the end of the stream to libmpg123.
-                if filled == 0, let exceeded = file.exceeded {
-                    throw DecoderError(path: path, reason: "decoder error at \(positionText): \(exceeded)")
-                }
+            case Int32(MPG123_DONE.rawValue) where reader.problem == nil:
                 return filled
             case Int32(MPG123_NEW_FORMAT.rawValue):
                 // A stream that changes format midway: the rest cannot join this one.
                 try checkFormatUnchanged()
             default:
-                if filled > 0 { return filled }  // hand out what decoded; the error comes next call
-                throw DecoderError(path: path, reason: "decoder error at \(positionText): \(file.exceeded ?? Self.message(result, handle))")
+                // Hand out what decoded; the reader's problem is sticky, so the error
+                // comes with the next call.
+                if filled > 0 { return filled }
+                throw failure(result)
             }
         }
         return filled
@@ -136,11 +147,11 @@ public final class MPG123Decoder: AudioDecoder {
     /// Reads every frame header once: an exact length and a full seek index.
     public func scanIndex() throws(DecoderError) {
         guard !isIndexed else { return }
-        file.beginWholeFileRead()
+        // The scan reads the whole file without producing audio: only the time budget.
+        reader.begin(positioning: true)
         let result = mpg123_scan(handle)
-        file.endWholeFileRead()
         if result != Int32(MPG123_OK.rawValue) {
-            throw DecoderError(path: path, reason: "cannot seek: \(file.exceeded ?? Self.message(result, handle))")
+            throw failure(result, seeking: true)
         }
         isIndexed = true
         let length = mpg123_length(handle)
@@ -148,19 +159,17 @@ public final class MPG123Decoder: AudioDecoder {
     }
 
     public func seek(toFrame frame: Int) throws(DecoderError) {
+        // A new place to play from: whatever stopped reading before is forgotten.
+        reader.restart()
         try scanIndex()
         let target = max(0, frameCount.map { min(frame, $0) } ?? frame)
-        file.beginCall()
+        // Landing reads valid frames from the nearest index entry (far apart in long
+        // files) without producing audio: only the time budget.
+        reader.begin(positioning: true)
         let result = mpg123_seek(handle, target, SEEK_SET)
         if result < 0 {
-            throw DecoderError(path: path, reason: Self.message(Int32(truncatingIfNeeded: result), handle))
+            throw failure(Int32(truncatingIfNeeded: result), seeking: true)
         }
-    }
-
-    /// Where decoding stands, as `1:23`.
-    private var positionText: String {
-        let seconds = max(0, framePosition) / max(1, format.sampleRate)
-        return "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
     }
 
     private func checkFormatUnchanged() throws(DecoderError) {
@@ -171,6 +180,40 @@ public final class MPG123Decoder: AudioDecoder {
         if rate != format.sampleRate || Int(channels) != format.channels {
             throw DecoderError(path: path, reason: "format changes within the file")
         }
+    }
+
+    /// The output asked of one `mpg123_read` (16,384 samples): the input it reads, even
+    /// at the highest bitrate per sample MPEG allows, stays far below the junk budget.
+    private static let bytesPerCall = 32 * 1024
+
+    /// Why opening failed: what stopped the reader first, else libmpg123's word.
+    private static func openFailure(
+        _ code: Int32, _ handle: OpaquePointer, _ reader: BudgetedReader, _ path: FilePath
+    ) -> DecoderError {
+        let reason =
+            switch reader.problem {
+            case .junk: "no MPEG audio in the file (searched \(BudgetedReader.junkBudgetText))"
+            case .time: "no MPEG audio in the file (searched for \(BudgetedReader.timeBudgetText))"
+            case .readError(let code): BudgetedReader.describe(code)
+            case nil where code == Int32(MPG123_DONE.rawValue): "no MPEG audio in the file"
+            case nil: message(code, handle)
+            }
+        return DecoderError(path: path, reason: reason)
+    }
+
+    /// A failure after opening, placed at the last frame decoded ("decoder error at 1:05: …").
+    private func failure(_ code: Int32, seeking: Bool = false) -> DecoderError {
+        let what =
+            switch reader.problem {
+            case .junk: "no audio in \(BudgetedReader.junkBudgetText)"
+            case .time where seeking: "seeking took over \(BudgetedReader.timeBudgetText)"
+            case .time: "no audio within \(BudgetedReader.timeBudgetText)"
+            case .readError(let code): BudgetedReader.describe(code)
+            case nil: Self.message(code, handle)
+            }
+        let seconds = framePosition / format.sampleRate
+        let clock = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60)"
+        return DecoderError(path: path, reason: "decoder error at \(clock): \(what)")
     }
 
     private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {
@@ -185,17 +228,6 @@ public final class MPG123Decoder: AudioDecoder {
         }
         return String(cString: mpg123_plain_strerror(code))
     }
-}
-
-/// libmpg123's reader callbacks: the I/O handle is the decoder's `BudgetedFileReader`.
-private func readFile(_ handle: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    guard let handle, let buffer else { return -1 }
-    return Unmanaged<BudgetedFileReader>.fromOpaque(handle).takeUnretainedValue().read(into: buffer, count: count)
-}
-
-private func seekFile(_ handle: UnsafeMutableRawPointer?, _ offset: Int, _ whence: Int32) -> Int {
-    guard let handle else { return -1 }
-    return Unmanaged<BudgetedFileReader>.fromOpaque(handle).takeUnretainedValue().seek(to: offset, whence: whence)
 }
 
 /// Opens MPEG audio files with libmpg123.
