@@ -144,6 +144,30 @@ void read_lame_header(TagLib::MPEG::File *file, qp_tag_info *out) {
     if (samples > 0) out->gapless_samples = samples;
 }
 
+// Whether the 256 KB after a leading ID3v2 tag are all zero bytes: no audio format
+// starts so, and TagLib would search a file of zeros (a sparse 2 GB one, say) to its
+// end for a frame, holding a scanner thread for many seconds.
+bool starts_with_zeros(int fd) {
+    unsigned char header[10];
+    off_t start = 0;
+    if (::pread(fd, header, 10, 0) == 10 && header[0] == 'I' && header[1] == 'D' && header[2] == '3' &&
+        ((header[6] | header[7] | header[8] | header[9]) & 0x80) == 0) {
+        start = 10 + ((off_t(header[6]) << 21) | (off_t(header[7]) << 14) | (off_t(header[8]) << 7) | header[9]);
+    }
+    static thread_local unsigned char window[64 * 1024];
+    const off_t limit = start + 256 * 1024;
+    bool read_any = false;
+    for (off_t offset = start; offset < limit; offset += sizeof(window)) {
+        ssize_t got = ::pread(fd, window, sizeof(window), offset);
+        if (got <= 0) break;
+        read_any = true;
+        for (ssize_t i = 0; i < got; i++) {
+            if (window[i] != 0) return false;
+        }
+    }
+    return read_any;
+}
+
 }  // namespace
 
 extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no) {
@@ -161,11 +185,13 @@ extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *er
     }
     struct stat info;
     bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+    bool zeros = regular && starts_with_zeros(fd);
     ::close(fd);
     if (!regular) {
         if (err_no) *err_no = EINVAL;
         return QP_TAG_UNREADABLE;
     }
+    if (zeros) return QP_TAG_NOT_AUDIO;
     try {
         TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
         if (ref.isNull()) {

@@ -2,6 +2,8 @@ import QPlayLibrary
 import QPlayTestSupport
 import SystemPackage
 import Testing
+import Synchronization
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -63,6 +65,35 @@ import Glibc
             let error = #expect(throws: TagReadError.self, "\(path)") { try TagReader.read(path) }
             #expect(error == .invalidFile || error == .notAudio, "\(path): \(String(describing: error))")
         }
+    }
+
+    /// A FIFO would block the reading thread, zeros would be searched to their end for
+    /// a frame: both fail at once (bounded by a thread of its own and a generous limit).
+    @Test func fifosAndFilesOfZerosAreRefusedWithoutBlocking() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let fifo = dir.appending("fifo.mp3")
+        #expect(fifo.withPlatformString { mkfifo($0, 0o600) } == 0)
+        let sparse = dir.appending("sparse.mp3")
+        try dir.write([], to: sparse)
+        #expect(truncate(sparse.string, off_t(2) << 30) == 0)
+        let outcomes = Mutex<[String: String]>([:])
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            for path in [fifo, sparse] {
+                do {
+                    _ = try TagReader.read(path)
+                    outcomes.withLock { $0[path.lastComponent!.string] = "read" }
+                } catch {
+                    outcomes.withLock { $0[path.lastComponent!.string] = "\(error)" }
+                }
+            }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "reading did not return within 60 s")
+        let results = outcomes.withLock { $0 }
+        #expect(results["fifo.mp3"] != nil && results["fifo.mp3"] != "read", "\(results)")
+        #expect(results["sparse.mp3"] == "\(TagReadError.notAudio)", "\(results)")
     }
 
     @Test func hugeTitleTagIsReadWhole() throws {
