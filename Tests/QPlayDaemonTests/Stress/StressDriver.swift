@@ -13,6 +13,9 @@ struct StressOptions: Sendable {
     var hogs: Bool
     /// Damage files (off: only commands, to tell the model's problems from the files').
     var faults = true
+    /// Leave the daemon's folder (capture, log, state) and the music folder of a failed
+    /// seed in place for a closer look.
+    var keepFailed = false
     /// How long a response, an event the daemon owes or a process exit may take before
     /// the daemon counts as hung. Only a guard: nothing is measured against it.
     var hangLimit: Double = 15
@@ -82,17 +85,6 @@ final class StressRun {
         let started = monotonicSeconds()
         let music = TemporaryDirectory("qplay-stress-music")
         var hogs: [SpawnedProcess] = []
-        defer {
-            for hog in hogs {
-                hog.signal(SIGKILL)
-                hog.wait()
-            }
-            main?.close()
-            other?.close()
-            daemon?.kill9()
-            daemon?.directory.remove()
-            music.remove()
-        }
         do {
             files = try FixtureFiles(directory: music.path.string, fixtures: fixtures, goodCopiesIn: fixtureSource)
             daemon = DaemonProcess(music: music.path.string)
@@ -113,6 +105,21 @@ final class StressRun {
             fail(failure)
         } catch {
             fail(StressFailure(kind: "harness", message: "\(error)"))
+        }
+        // Every way out of the run passes here (failures are caught above), so the busy
+        // loops never outlive it.
+        for hog in hogs {
+            hog.signal(SIGKILL)
+            hog.wait()
+        }
+        main?.close()
+        other?.close()
+        daemon?.kill9()
+        if options.keepFailed, outcome.report != nil {
+            outcome.report! += "\nkept: \(daemon?.directory.path.string ?? "–") (capture, log), \(music.path.string) (music)"
+        } else {
+            daemon?.directory.remove()
+            music.remove()
         }
         outcome.obligations = model.obligationCount
         outcome.changes = model.changes
@@ -338,20 +345,29 @@ final class StressRun {
         let entry = start["entry"] as? Int
         let position = number(start["position"]) ?? 0
         let size = captureSize()
-        let deadline = monotonicSeconds() + options.stallLimit
+        let began = monotonicSeconds()
         var status = start
-        while true {
+        var stalled: String?
+        // Past the limit the check has failed; polling on (to the hang limit) only tells
+        // the report whether and when playback moved again.
+        while monotonicSeconds() - began < options.hangLimit {
             let grew = captureSize() > size
             let moved = number(status["position"]) != position || status["entry"] as? Int != entry
-            if status["state"] as? String != "playing" || (grew && moved) { return }
-            guard monotonicSeconds() < deadline else {
-                throw StressFailure(
-                    kind: "stall",
-                    message: "status says playing e\(entry.map(String.init) ?? "–") at \(position) s, but for \(options.stallLimit) s \(moved ? "" : "the position did not move")\(!moved && !grew ? " and " : "")\(grew ? "" : "the capture did not grow") (now: \(Self.text(status)))")
+            if status["state"] as? String != "playing" || (grew && moved) { break }
+            if stalled == nil, monotonicSeconds() - began >= options.stallLimit {
+                let what = [moved ? nil : "the position did not move", grew ? nil : "the capture did not grow"]
+                stalled = "status says playing e\(entry.map(String.init) ?? "–") at \(position) s, but for \(options.stallLimit) s \(what.compactMap { $0 }.joined(separator: " and ")) (then: \(Self.text(status)))"
             }
             try pump(until: monotonicSeconds() + 0.1)
             status = try barrier()
         }
+        guard let stalled else { return }
+        let after = monotonicSeconds() - began
+        let outcome =
+            status["state"] as? String != "playing" || after < options.hangLimit
+            ? String(format: "; it moved on after %.1f s (%@)", after, Self.brief(status))
+            : String(format: "; still so after %.0f s", options.hangLimit)
+        throw StressFailure(kind: "stall", message: stalled + outcome)
     }
 
     private func captureSize() -> Int {
