@@ -199,7 +199,8 @@ final class StressRun {
             let entry = data["entry"] as? Int
             let path = (data["track"] as? [String: Any])?["path"] as? String
             let state = data["state"] as? String ?? "?"
-            try model.playerEvent(entry: entry, path: path, state: state, at: line.at, seq: seq)
+            try model.playerEvent(
+                entry: entry, path: path, state: state, position: number(data["position"]), at: line.at, seq: seq)
         case "queue":
             try model.queueEvent(length: data["length"] as? Int ?? -1, modified: data["modified"] as? Bool ?? false)
         case "error":
@@ -644,6 +645,9 @@ final class StressRun {
     private func buttons(_ draws: StepDraws, hold: Bool) throws {
         let button = draws.chance(2, percent: 60) ? "next" : "previous"
         model.sending(.buttons, seq: seq)
+        // A tap the daemon measures as a hold on a loaded machine scans too.
+        model.holding = true
+        defer { model.holding = false }
         let pressID = try main.send("press", ["button": button])
         _ = try result(of: try response(to: pressID, "press"), "press")
         if hold { try pump(until: monotonicSeconds() + Double(draws.pick(3, in: 400...1500)) / 1000) }
