@@ -48,7 +48,8 @@ struct SeedResult: Sendable {
 
 /// One seed against a real qplayd: random steps (commands, file damage, waits) with the
 /// checks of docs/arch/e2e.md after each, then the checks of the whole run. Stops at the
-/// first failure and reports it with what is needed to replay it.
+/// first failure (a missing error event only is noted and the run goes on) and reports
+/// it with what is needed to replay it.
 final class StressRun {
     private let options: StressOptions
     private let fixtures = ToneFixtures.standard
@@ -66,6 +67,11 @@ final class StressRun {
     /// matters more than another such report), and later ones are only counted at the end
     /// rather than waited for after every step.
     private var errorEventsMissing = false
+    /// What the test set; every status answered after the setting must show it. (The
+    /// model takes the daemon's own values from the events, in the order they changed.)
+    private var volumeSet = 100
+    private var repeatSet = "off"
+    private var shuffleSet = false
 
     private var daemon: DaemonProcess!
     private var main: StressConnection!
@@ -90,7 +96,9 @@ final class StressRun {
             daemon = DaemonProcess(music: music.path.string)
             try daemon.start()
             try daemon.waitForLibrary()
-            if options.hogs { hogs = try (0..<2).map { _ in try Self.hog() } }
+            if options.hogs {
+                for _ in 0..<2 { hogs.append(try Self.hog()) }
+            }
             main = try StressConnection(path: daemon.socketPath)
             other = try StressConnection(path: daemon.socketPath)
             _ = try request("subscribe", nil, .other("subscribe"))
@@ -199,6 +207,8 @@ final class StressRun {
             let entry = data["entry"] as? Int
             let path = (data["track"] as? [String: Any])?["path"] as? String
             let state = data["state"] as? String ?? "?"
+            model.options(
+                repeatMode: data["repeat"] as? String ?? model.repeatMode, shuffle: data["shuffle"] as? Bool ?? model.shuffle)
             try model.playerEvent(
                 entry: entry, path: path, state: state, position: number(data["position"]), at: line.at, seq: seq)
         case "queue":
@@ -291,10 +301,10 @@ final class StressRun {
         let volume = status["volume"] as? Int
         let repeatMode = status["repeat"] as? String
         let shuffle = status["shuffle"] as? Bool
-        guard volume == model.volume, repeatMode == model.repeatMode, shuffle == model.shuffle else {
+        guard volume == volumeSet, repeatMode == repeatSet, shuffle == shuffleSet else {
             throw StressFailure(
                 kind: "status",
-                message: "\(what): volume \(volume ?? -1), repeat \(repeatMode ?? "?"), shuffle \(shuffle.map(String.init) ?? "?"); the test set \(model.volume), \(model.repeatMode), \(model.shuffle)")
+                message: "\(what): volume \(volume ?? -1), repeat \(repeatMode ?? "?"), shuffle \(shuffle.map(String.init) ?? "?"); the test set \(volumeSet), \(repeatSet), \(shuffleSet)")
         }
         // No current entry: no position.
         guard let position = number(status["position"]) else {
@@ -728,11 +738,11 @@ final class StressRun {
             args = ["set": expected]
         } else {
             var delta = draws.pick(3, in: -20...20)
-            if model.volume + delta < 40 { delta = -delta }
-            expected = min(100, model.volume + delta)
+            if volumeSet + delta < 40 { delta = -delta }
+            expected = min(100, volumeSet + delta)
             args = ["delta": delta]
         }
-        model.volume = expected
+        volumeSet = expected
         let status = try result(of: try request("volume", args, .other("volume")), "volume")
         note("volume \(Self.text(args)) → \(expected)")
         try checkStatus(status, "volume")
@@ -743,13 +753,13 @@ final class StressRun {
         if repeatOnly || draws.chance(2, percent: 20) {
             let mode = ["off", "one", "all"][draws.pick(3, 3)]
             args["repeat"] = mode
-            model.repeatMode = mode
+            repeatSet = mode
         }
         if !repeatOnly {
             // Mostly off: predictions of what plays next need shuffle off.
             let on = draws.chance(4, percent: 20)
             args["shuffle"] = on
-            model.shuffle = on
+            shuffleSet = on
         }
         let status = try result(of: try request("mode", args, .other("mode")), "mode")
         note("mode \(Self.text(args))")

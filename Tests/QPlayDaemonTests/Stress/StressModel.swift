@@ -112,9 +112,10 @@ struct StressModel {
     private var pendingInstall: String?
     private(set) var current: Int?
     private(set) var state = "stopped"
-    var volume = 100
-    var repeatMode = "off"
-    var shuffle = false
+    /// As the daemon's events report them: the predictions follow the daemon's order, in
+    /// which a `mode` command takes effect between track changes, not when it is sent.
+    private(set) var repeatMode = "off"
+    private(set) var shuffle = false
 
     private(set) var fixtureOf: [Int: Int] = [:]
     private var removed: Set<Int> = []
@@ -573,6 +574,12 @@ struct StressModel {
             errorEvents.contains { $0.entry == duty.entry && $0.seq > duty.since }
         }
         return obligations
+    }
+
+    /// Repeat and shuffle from a player event (each carries the whole status).
+    mutating func options(repeatMode: String, shuffle: Bool) {
+        self.repeatMode = repeatMode
+        self.shuffle = shuffle
     }
 
     /// Obligations reported as missing are not reported again.
