@@ -13,6 +13,9 @@ struct StressOptions: Sendable {
     var hogs: Bool
     /// Damage files (off: only commands, to tell the model's problems from the files').
     var faults = true
+    /// Leave the daemon's folder (capture, log, state) and the music folder of a failed
+    /// seed in place for a closer look.
+    var keepFailed = false
     /// How long a response, an event the daemon owes or a process exit may take before
     /// the daemon counts as hung. Only a guard: nothing is measured against it.
     var hangLimit: Double = 15
@@ -45,7 +48,8 @@ struct SeedResult: Sendable {
 
 /// One seed against a real qplayd: random steps (commands, file damage, waits) with the
 /// checks of docs/arch/e2e.md after each, then the checks of the whole run. Stops at the
-/// first failure and reports it with what is needed to replay it.
+/// first failure (a missing error event only is noted and the run goes on) and reports
+/// it with what is needed to replay it.
 final class StressRun {
     private let options: StressOptions
     private let fixtures = ToneFixtures.standard
@@ -63,6 +67,11 @@ final class StressRun {
     /// matters more than another such report), and later ones are only counted at the end
     /// rather than waited for after every step.
     private var errorEventsMissing = false
+    /// What the test set; every status answered after the setting must show it. (The
+    /// model takes the daemon's own values from the events, in the order they changed.)
+    private var volumeSet = 100
+    private var repeatSet = "off"
+    private var shuffleSet = false
 
     private var daemon: DaemonProcess!
     private var main: StressConnection!
@@ -82,23 +91,14 @@ final class StressRun {
         let started = monotonicSeconds()
         let music = TemporaryDirectory("qplay-stress-music")
         var hogs: [SpawnedProcess] = []
-        defer {
-            for hog in hogs {
-                hog.signal(SIGKILL)
-                hog.wait()
-            }
-            main?.close()
-            other?.close()
-            daemon?.kill9()
-            daemon?.directory.remove()
-            music.remove()
-        }
         do {
             files = try FixtureFiles(directory: music.path.string, fixtures: fixtures, goodCopiesIn: fixtureSource)
             daemon = DaemonProcess(music: music.path.string)
             try daemon.start()
             try daemon.waitForLibrary()
-            if options.hogs { hogs = try (0..<2).map { _ in try Self.hog() } }
+            if options.hogs {
+                for _ in 0..<2 { hogs.append(try Self.hog()) }
+            }
             main = try StressConnection(path: daemon.socketPath)
             other = try StressConnection(path: daemon.socketPath)
             _ = try request("subscribe", nil, .other("subscribe"))
@@ -113,6 +113,21 @@ final class StressRun {
             fail(failure)
         } catch {
             fail(StressFailure(kind: "harness", message: "\(error)"))
+        }
+        // Every way out of the run passes here (failures are caught above), so the busy
+        // loops never outlive it.
+        for hog in hogs {
+            hog.signal(SIGKILL)
+            hog.wait()
+        }
+        main?.close()
+        other?.close()
+        daemon?.kill9()
+        if options.keepFailed, outcome.report != nil {
+            outcome.report! += "\nkept: \(daemon?.directory.path.string ?? "–") (capture, log), \(music.path.string) (music)"
+        } else {
+            daemon?.directory.remove()
+            music.remove()
         }
         outcome.obligations = model.obligationCount
         outcome.changes = model.changes
@@ -192,7 +207,10 @@ final class StressRun {
             let entry = data["entry"] as? Int
             let path = (data["track"] as? [String: Any])?["path"] as? String
             let state = data["state"] as? String ?? "?"
-            try model.playerEvent(entry: entry, path: path, state: state, at: line.at, seq: seq)
+            model.options(
+                repeatMode: data["repeat"] as? String ?? model.repeatMode, shuffle: data["shuffle"] as? Bool ?? model.shuffle)
+            try model.playerEvent(
+                entry: entry, path: path, state: state, position: number(data["position"]), at: line.at, seq: seq)
         case "queue":
             try model.queueEvent(length: data["length"] as? Int ?? -1, modified: data["modified"] as? Bool ?? false)
         case "error":
@@ -283,10 +301,10 @@ final class StressRun {
         let volume = status["volume"] as? Int
         let repeatMode = status["repeat"] as? String
         let shuffle = status["shuffle"] as? Bool
-        guard volume == model.volume, repeatMode == model.repeatMode, shuffle == model.shuffle else {
+        guard volume == volumeSet, repeatMode == repeatSet, shuffle == shuffleSet else {
             throw StressFailure(
                 kind: "status",
-                message: "\(what): volume \(volume ?? -1), repeat \(repeatMode ?? "?"), shuffle \(shuffle.map(String.init) ?? "?"); the test set \(model.volume), \(model.repeatMode), \(model.shuffle)")
+                message: "\(what): volume \(volume ?? -1), repeat \(repeatMode ?? "?"), shuffle \(shuffle.map(String.init) ?? "?"); the test set \(volumeSet), \(repeatSet), \(shuffleSet)")
         }
         // No current entry: no position.
         guard let position = number(status["position"]) else {
@@ -338,20 +356,29 @@ final class StressRun {
         let entry = start["entry"] as? Int
         let position = number(start["position"]) ?? 0
         let size = captureSize()
-        let deadline = monotonicSeconds() + options.stallLimit
+        let began = monotonicSeconds()
         var status = start
-        while true {
+        var stalled: String?
+        // Past the limit the check has failed; polling on (to the hang limit) only tells
+        // the report whether and when playback moved again.
+        while monotonicSeconds() - began < options.hangLimit {
             let grew = captureSize() > size
             let moved = number(status["position"]) != position || status["entry"] as? Int != entry
-            if status["state"] as? String != "playing" || (grew && moved) { return }
-            guard monotonicSeconds() < deadline else {
-                throw StressFailure(
-                    kind: "stall",
-                    message: "status says playing e\(entry.map(String.init) ?? "–") at \(position) s, but for \(options.stallLimit) s \(moved ? "" : "the position did not move")\(!moved && !grew ? " and " : "")\(grew ? "" : "the capture did not grow") (now: \(Self.text(status)))")
+            if status["state"] as? String != "playing" || (grew && moved) { break }
+            if stalled == nil, monotonicSeconds() - began >= options.stallLimit {
+                let what = [moved ? nil : "the position did not move", grew ? nil : "the capture did not grow"]
+                stalled = "status says playing e\(entry.map(String.init) ?? "–") at \(position) s, but for \(options.stallLimit) s \(what.compactMap { $0 }.joined(separator: " and ")) (then: \(Self.text(status)))"
             }
             try pump(until: monotonicSeconds() + 0.1)
             status = try barrier()
         }
+        guard let stalled else { return }
+        let after = monotonicSeconds() - began
+        let outcome =
+            status["state"] as? String != "playing" || after < options.hangLimit
+            ? String(format: "; it moved on after %.1f s (%@)", after, Self.brief(status))
+            : String(format: "; still so after %.0f s", options.hangLimit)
+        throw StressFailure(kind: "stall", message: stalled + outcome)
     }
 
     private func captureSize() -> Int {
@@ -628,6 +655,9 @@ final class StressRun {
     private func buttons(_ draws: StepDraws, hold: Bool) throws {
         let button = draws.chance(2, percent: 60) ? "next" : "previous"
         model.sending(.buttons, seq: seq)
+        // A tap the daemon measures as a hold on a loaded machine scans too.
+        model.holding = true
+        defer { model.holding = false }
         let pressID = try main.send("press", ["button": button])
         _ = try result(of: try response(to: pressID, "press"), "press")
         if hold { try pump(until: monotonicSeconds() + Double(draws.pick(3, in: 400...1500)) / 1000) }
@@ -708,11 +738,11 @@ final class StressRun {
             args = ["set": expected]
         } else {
             var delta = draws.pick(3, in: -20...20)
-            if model.volume + delta < 40 { delta = -delta }
-            expected = min(100, model.volume + delta)
+            if volumeSet + delta < 40 { delta = -delta }
+            expected = min(100, volumeSet + delta)
             args = ["delta": delta]
         }
-        model.volume = expected
+        volumeSet = expected
         let status = try result(of: try request("volume", args, .other("volume")), "volume")
         note("volume \(Self.text(args)) → \(expected)")
         try checkStatus(status, "volume")
@@ -723,13 +753,13 @@ final class StressRun {
         if repeatOnly || draws.chance(2, percent: 20) {
             let mode = ["off", "one", "all"][draws.pick(3, 3)]
             args["repeat"] = mode
-            model.repeatMode = mode
+            repeatSet = mode
         }
         if !repeatOnly {
             // Mostly off: predictions of what plays next need shuffle off.
             let on = draws.chance(4, percent: 20)
             args["shuffle"] = on
-            model.shuffle = on
+            shuffleSet = on
         }
         let status = try result(of: try request("mode", args, .other("mode")), "mode")
         note("mode \(Self.text(args))")

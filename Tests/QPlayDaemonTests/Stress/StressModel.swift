@@ -84,9 +84,12 @@ struct Visit: CustomStringConvertible {
     /// Its file was damaged while it was current: whether it sounded is the error
     /// events' and the stall check's business, not the capture's.
     var damaged = false
+    /// A held button scanned through it: 100 ms snippets whose joins break the windows
+    /// the tone is measured in (a low tone may not be told at all).
+    var scanned = false
 
     var description: String {
-        "\(fixture + 1)(e\(entry) #\(step) \(String(format: "%.1f", playing))s\(failed ? " failed" : "")\(damaged ? " damaged" : ""))"
+        "\(fixture + 1)(e\(entry) #\(step) \(String(format: "%.1f", playing))s\(failed ? " failed" : "")\(damaged ? " damaged" : "")\(scanned ? " scanned" : ""))"
     }
 }
 
@@ -109,9 +112,10 @@ struct StressModel {
     private var pendingInstall: String?
     private(set) var current: Int?
     private(set) var state = "stopped"
-    var volume = 100
-    var repeatMode = "off"
-    var shuffle = false
+    /// As the daemon's events report them: the predictions follow the daemon's order, in
+    /// which a `mode` command takes effect between track changes, not when it is sent.
+    private(set) var repeatMode = "off"
+    private(set) var shuffle = false
 
     private(set) var fixtureOf: [Int: Int] = [:]
     private var removed: Set<Int> = []
@@ -159,6 +163,15 @@ struct StressModel {
     }
 
     var step = 0
+
+    /// The highest position a track change's event may show: a starting track is at 0,
+    /// plus what a loaded machine may take to publish it.
+    static let startBound = 0.75
+    /// A button is held (from its press to its release's answer): the entries current
+    /// meanwhile are scanned through.
+    var holding = false {
+        didSet { if holding, let index = visits.indices.last, visits[index].entry == current { visits[index].scanned = true } }
+    }
 
     init(fixtures: [ToneFixture]) {
         var byPath: [String: Int] = [:]
@@ -371,7 +384,9 @@ struct StressModel {
 
     /// A player event: state and entry. Checks a track change against what SPEC §3 lets
     /// come next, and notes the error events the daemon owes.
-    mutating func playerEvent(entry: Int?, path: String?, state newState: String, at time: Double, seq: Int) throws {
+    mutating func playerEvent(
+        entry: Int?, path: String?, state newState: String, position: Double?, at time: Double, seq: Int
+    ) throws {
         if let pending = pendingInstall {
             throw StressFailure(kind: "install", message: "\(pending), but no install (queue event, modified false) came with it")
         }
@@ -390,11 +405,19 @@ struct StressModel {
         let previousState = state
         if entry != current {
             try trackChange(to: entry, newState: newState, seq: seq)
+            // PROTOCOL: the event of a track change shows the new track at its own position.
+            // Every fixture is longer than the bound, so the old track's end cannot pass.
+            if let id = entry, let position, position > Self.startBound {
+                throw StressFailure(
+                    kind: "events",
+                    message: "the player event of the change to e\(id) says position \(position) s; a track starts at 0")
+            }
             if modified { pendingInstall = "track change e\(current.map(String.init) ?? "–")→e\(entry.map(String.init) ?? "–") with the queue modified" }
             current = entry
             visitStart = seq
             if let id = entry, let fixture = fixtureOf[id] {
-                visits.append(Visit(entry: id, fixture: fixture, step: step, damaged: files[fixture].fault != nil))
+                visits.append(
+                    Visit(entry: id, fixture: fixture, step: step, damaged: files[fixture].fault != nil, scanned: holding))
             }
             if let id = entry, newState != "stopped" {
                 oweErrorIfUnplayable(id, since: openedAfter(changingTo: id), why: "became current")
@@ -551,6 +574,12 @@ struct StressModel {
             errorEvents.contains { $0.entry == duty.entry && $0.seq > duty.since }
         }
         return obligations
+    }
+
+    /// Repeat and shuffle from a player event (each carries the whole status).
+    mutating func options(repeatMode: String, shuffle: Bool) {
+        self.repeatMode = repeatMode
+        self.shuffle = shuffle
     }
 
     /// Obligations reported as missing are not reported again.

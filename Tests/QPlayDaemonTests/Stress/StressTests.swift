@@ -6,7 +6,8 @@ import Testing
 /// same test: `QPLAY_STRESS_SECONDS` (wall time for the whole sweep, default 120),
 /// `QPLAY_STRESS_SEED` (the first seed, default 1), `QPLAY_STRESS_SEEDS` (at most this
 /// many seeds; 1 replays one), `QPLAY_STRESS_STEPS` (steps per seed, default 60),
-/// `QPLAY_STRESS_FAULTS=0` (commands only, no damaged files).
+/// `QPLAY_STRESS_FAULTS=0` (commands only, no damaged files), `QPLAY_STRESS_KEEP=1`
+/// (keep the capture, log and music folder of a failed seed).
 enum StressConfiguration {
     static let environment = ProcessInfo.processInfo.environment
 
@@ -15,6 +16,7 @@ enum StressConfiguration {
     static let maximumSeeds = environment["QPLAY_STRESS_SEEDS"].flatMap { Int($0) } ?? .max
     static let steps = environment["QPLAY_STRESS_STEPS"].flatMap { Int($0) } ?? 60
     static let faults = environment["QPLAY_STRESS_FAULTS"] != "0"
+    static let keepFailed = environment["QPLAY_STRESS_KEEP"] == "1"
 
     /// Room for the last seed started just before the time is up, and for its hangs.
     static var timeLimitMinutes: Int { Int((seconds / 60).rounded(.up)) + 10 }
@@ -50,7 +52,7 @@ struct StressTests {
         repeat {
             let options = StressOptions(
                 seed: seed, steps: StressConfiguration.steps, hogs: StressConfiguration.hogs(seed),
-                faults: StressConfiguration.faults)
+                faults: StressConfiguration.faults, keepFailed: StressConfiguration.keepFailed)
             let result = StressRun(options: options).run(fixtureSource: source)
             results.append(result)
             print(Self.line(for: result))
