@@ -6,7 +6,7 @@ import QPlayAudio
 /// expected one (`seek`). A command the audio thread never carries out (a file that
 /// fails to open) is given up after `patience`.
 struct CommandedPosition: Sendable {
-    /// The request a `play` started (kept by a `seek` that follows before it shows).
+    /// The request the command was for: a `play`'s own, a `seek`'s the one playing.
     var token: UInt64?
     /// A `seek`: the snapshot must also show a position near the expected one.
     var seeking: Bool

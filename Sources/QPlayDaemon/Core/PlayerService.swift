@@ -91,11 +91,16 @@ actor PlayerService {
     private var position: Double {
         let snapshot = audio.snapshot
         let now = clock.now
+        let token = engine.currentRequestToken
         if let commanded {
-            guard commanded.reached(by: snapshot, now: now) else { return commanded.expected(at: now) }
+            // A command for another request (a seek near the end, then the track
+            // changed) says nothing about this one.
+            if commanded.token == token, !commanded.reached(by: snapshot, now: now) {
+                return commanded.expected(at: now)
+            }
             self.commanded = nil
         }
-        guard let token = engine.currentRequestToken, snapshot.token == token else { return 0 }
+        guard let token, snapshot.token == token else { return 0 }
         return snapshot.position
     }
 
@@ -203,7 +208,7 @@ actor PlayerService {
         case .seek(let seconds):
             let moving = engine.status(position: 0).state == .playing
             commanded = CommandedPosition(
-                token: commanded?.token, seeking: true, seconds: seconds, at: now, moving: moving)
+                token: engine.currentRequestToken, seeking: true, seconds: seconds, at: now, moving: moving)
             audio.seek(to: seconds, in: engine.currentRequestToken)
         case .volume(let percent): audio.setVolume(percent)
         case .scan(let rate):
