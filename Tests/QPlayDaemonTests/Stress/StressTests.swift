@@ -25,26 +25,16 @@ enum StressConfiguration {
     static func hogs(_ seed: UInt64) -> Bool { seed % 2 == 0 }
 }
 
-/// The tone fixtures, made once per test process and copied for every seed.
-enum StressFixtureCache {
-    static let directory: Result<String, StressFailure> = {
-        let directory = TemporaryDirectory("qplay-stress-fixtures")
-        do {
-            _ = try ToneFixtures.generate(in: directory)
-            return .success(directory.path.string)
-        } catch {
-            return .failure(StressFailure(kind: "harness", message: "cannot make the tone fixtures: \(error)"))
-        }
-    }()
-}
-
 /// The seeded, model-based stress test against the real daemon (docs/arch/e2e.md,
 /// "Stress test"): seeds one after the other until the sweep's time is spent.
 @Suite("End to end: stress", .serialized)
 struct StressTests {
     @Test(.timeLimit(.minutes(StressConfiguration.timeLimitMinutes)))
     func randomCommandsAndDamagedFilesKeepStatusTrueToTheOutput() throws {
-        let source = try StressFixtureCache.directory.get()
+        // Made once for the sweep; every seed copies them into a music folder of its own.
+        let source = TemporaryDirectory("qplay-stress-fixtures")
+        defer { source.remove() }
+        _ = try ToneFixtures.generate(in: source)
         let started = monotonicSeconds()
         var results: [SeedResult] = []
         var seed = StressConfiguration.firstSeed
@@ -53,7 +43,7 @@ struct StressTests {
             let options = StressOptions(
                 seed: seed, steps: StressConfiguration.steps, hogs: StressConfiguration.hogs(seed),
                 faults: StressConfiguration.faults, keepFailed: StressConfiguration.keepFailed)
-            let result = StressRun(options: options).run(fixtureSource: source)
+            let result = StressRun(options: options).run(fixtureSource: source.path.string)
             results.append(result)
             print(Self.line(for: result))
             if let report = result.report { Issue.record(Comment(rawValue: report)) }
