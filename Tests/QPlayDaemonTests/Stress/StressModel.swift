@@ -404,6 +404,9 @@ struct StressModel {
         lastPlayerAt = time
         let previousState = state
         if entry != current {
+            // Where the new entry's file was opened is judged from the entry before it
+            // (its start announced the successor), so before `visitStart` moves on.
+            let opened = entry.map { openedAfter(changingTo: $0) }
             try trackChange(to: entry, newState: newState, seq: seq)
             // PROTOCOL: the event of a track change shows the new track at its own position.
             // Every fixture is longer than the bound, so the old track's end cannot pass.
@@ -419,8 +422,8 @@ struct StressModel {
                 visits.append(
                     Visit(entry: id, fixture: fixture, step: step, damaged: files[fixture].fault != nil, scanned: holding))
             }
-            if let id = entry, newState != "stopped" {
-                oweErrorIfUnplayable(id, since: openedAfter(changingTo: id), why: "became current")
+            if let id = entry, let opened, newState != "stopped" {
+                oweErrorIfUnplayable(id, since: opened, why: "became current")
             }
         } else if let id = entry, previousState == "stopped", newState != "stopped", case .play? = inFlight {
             // play after stop opens the file afresh.
