@@ -50,13 +50,17 @@ public struct PlayerEngine: Sendable {
 
     // MARK: - Reading
 
-    public func status(position: Double) -> EngineStatus {
-        EngineStatus(
+    /// `duration`: the length the audio side measured for the current request, when it
+    /// has one: the index may be stale (a file replaced since the last scan), and the
+    /// position is clamped to what plays, not to what was indexed.
+    public func status(position: Double, duration measured: Double? = nil) -> EngineStatus {
+        let duration = measured ?? current?.track.duration
+        return EngineStatus(
             state: state,
             entry: current,
             index: current.flatMap { entry in collection.firstIndex { $0.id == entry.id } },
-            position: state == .stopped ? 0 : clampedPosition(position),
-            duration: current?.track.duration,
+            position: state == .stopped ? 0 : clampedPosition(position, to: duration),
+            duration: duration,
             queueLength: collection.count,
             queueModified: modified,
             volume: volume,
@@ -92,10 +96,10 @@ public struct PlayerEngine: Sendable {
         state != .stopped && current != nil
     }
 
-    func clampedPosition(_ position: Double) -> Double {
+    func clampedPosition(_ position: Double, to duration: Double? = nil) -> Double {
         guard position.isFinite else { return 0 }
         var result = max(0, position)
-        if let duration = current?.track.duration, duration > 0 { result = min(result, duration) }
+        if let duration = duration ?? current?.track.duration, duration > 0 { result = min(result, duration) }
         return result
     }
 

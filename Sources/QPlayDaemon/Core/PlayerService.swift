@@ -105,7 +105,12 @@ actor PlayerService {
     }
 
     func status() -> QPlayProtocol.Status {
-        QPlayProtocol.Status(engine.status(position: position), output: audio.snapshot)
+        let position = self.position
+        let snapshot = audio.snapshot
+        // The length the decoder measured, of the request status describes: one snapshot
+        // gives track, position and duration alike.
+        let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
+        return QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
     }
 
     func queue() -> QPlayProtocol.Queue {

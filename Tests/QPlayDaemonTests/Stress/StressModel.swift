@@ -474,7 +474,10 @@ struct StressModel {
                 next = successor(of: candidate, wrap: repeatMode != "off")
             }
             if next == target {
-                for (entry, fixture, fault) in passed {
+                // An entry the daemon already reported since its file was damaged is
+                // passed over as known unplayable, without another try or event.
+                for (entry, fixture, fault) in passed
+                where !errorEvents.contains(where: { $0.entry == entry && $0.seq > files[fixture].knownFrom }) {
                     owe(
                         Obligation(
                             entry: entry, fixture: fixture, fault: fault, since: visitStart,
