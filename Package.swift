@@ -143,7 +143,7 @@ let package = Package(
             dependencies: ["QPlayProtocol"]),
         .testTarget(
             name: "QPlayDaemonTests",
-            dependencies: ["QPlayDaemon", "QPlayProtocol", "QPlayTestSupport"]),
+            dependencies: ["QPlayDaemon", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

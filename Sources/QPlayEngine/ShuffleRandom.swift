@@ -1,14 +1,14 @@
 /// SplitMix64: a small generator whose whole state is one number, so the shuffle order's
 /// future is persisted with the queue and the engine can predict the next shuffled round
 /// (for the gapless successor) exactly as it will later draw it.
-struct ShuffleRandom: RandomNumberGenerator, Sendable, Equatable {
+public struct ShuffleRandom: RandomNumberGenerator, Sendable, Equatable {
     var state: UInt64
 
-    init(state: UInt64) {
+    public init(state: UInt64) {
         self.state = state
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,18 +1,11 @@
-/// SplitMix64: small, fast, and the same sequence on every platform and Swift version,
-/// so a seed names one run for good.
-struct SplitMix64 {
-    private var state: UInt64
+import QPlayEngine
+/// The engine's own SplitMix64 (`ShuffleRandom`): the same sequence on every platform
+/// and Swift version, so a seed names one run for good.
+typealias SplitMix64 = ShuffleRandom
 
+extension ShuffleRandom {
     init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.init(state: seed)
     }
 }
 
