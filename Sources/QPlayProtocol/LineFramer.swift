@@ -26,7 +26,16 @@ public struct LineFramer: Sendable {
     /// Bytes received and not yet returned as a line.
     public var pendingCount: Int { buffer.count - start }
 
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        let needed = buffer.count + bytes.count
+        if needed > buffer.capacity {
+            // Doubling stops at the room one unfinished line can take (the limit plus this
+            // chunk): past it the line is dropped anyway, and a doubled buffer would hold
+            // up to twice the limit for a line that is never read.
+            let ceiling = limit + bytes.count + 1
+            let doubled = buffer.capacity * 2
+            buffer.reserveCapacity(needed <= ceiling ? max(needed, min(doubled, ceiling)) : max(needed, doubled))
+        }
         buffer.append(contentsOf: bytes)
     }
 

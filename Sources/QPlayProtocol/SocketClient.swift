@@ -9,14 +9,22 @@ public final class SocketClient {
     /// The daemon's greeting, read on connect.
     public private(set) var greeting = Greeting(protocol: "", version: "")
     public let fileDescriptor: Int32
-    private var framer = LineFramer(limit: 1 << 30)
+    /// The longest line read from the daemon, newline not counted. A 100,000-entry
+    /// `queue` answer is about 39 MB; a longer line is dropped as it arrives (never held
+    /// whole) and reported as `replyTooLong`.
+    public static let replyLimit = 64 << 20
+    private var framer = LineFramer(limit: SocketClient.replyLimit)
     private var nextID: Int64 = 1
+    /// What the next wait is for, to say what did not come when it times out.
+    private var awaiting = Awaited.greeting
     /// Events that arrived while waiting for a response, oldest first.
     public private(set) var pendingEvents: [Event] = []
     private var closed = false
 
-    /// Connects and reads the greeting. `timeout` bounds every later wait for the daemon
-    /// (nil: wait as long as it takes).
+    /// Connects and reads the greeting. `timeout` bounds the wait for the greeting and
+    /// every later wait for a line (nil: wait as long as it takes). A daemon that turns
+    /// the connection away (e.g. at its connection cap) sends an error line instead of
+    /// the greeting: that is `.refused`.
     public init(path: String, timeout: Double? = nil) throws(ClientError) {
         self.path = path
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -49,8 +57,11 @@ public final class SocketClient {
         self.timeout = timeout
         do {
             guard let line = try readLine() else { throw ClientError.closed }
-            guard case .greeting(let hello) = try ServerMessage.decode(line: line) else {
-                throw ClientError.protocolViolation("the daemon did not greet")
+            let hello: Greeting
+            switch try ServerMessage.decode(line: line) {
+            case .greeting(let greeting): hello = greeting
+            case .response(let response) where response.error != nil: throw ClientError.refused(response.error!)
+            default: throw ClientError.protocolViolation("the first line is not a greeting")
             }
             greeting = hello
             guard hello.protocol == Greeting.protocolName else {
@@ -59,6 +70,9 @@ public final class SocketClient {
         } catch let error as ClientError {
             Glibc.close(descriptor)
             throw error
+        } catch let error as ClientDecodingError {
+            Glibc.close(descriptor)
+            throw .protocolViolation(error.message)
         } catch {
             Glibc.close(descriptor)
             throw .protocolViolation("\(error)")
@@ -96,6 +110,7 @@ public final class SocketClient {
         let id = RequestID.integer(nextID)
         nextID += 1
         try write(Request(id: id, command).encodedLine())
+        awaiting = .answer(command.name)
         return id
     }
 
@@ -133,8 +148,14 @@ public final class SocketClient {
     /// The next line (without newline); nil when the daemon closed the connection.
     public func readLine() throws(ClientError) -> [UInt8]? {
         while true {
-            if case .line(let line)? = framer.next() { return line }
-            guard try waitReadable(timeout: timeout) else { throw .timeout }
+            switch framer.next() {
+            case .line(let line)?: return line
+            case .tooLong?: throw .replyTooLong(limit: Self.replyLimit)
+            case nil: break
+            }
+            guard try waitReadable(timeout: timeout) else {
+                throw .timeout(path: path, awaited: awaiting.description, seconds: timeout ?? 0)
+            }
             guard try fill() else { return nil }
         }
     }
@@ -178,24 +199,52 @@ public final class SocketClient {
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
+/// What a client waits for, named in a timeout's message.
+enum Awaited: CustomStringConvertible {
+    case greeting
+    case answer(String)
+
+    var description: String {
+        switch self {
+        case .greeting: "no greeting"
+        case .answer(let command): "no answer to `\(command)`"
+        }
+    }
+}
+
 /// Why talking to the daemon failed.
 public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens on the socket (missing file or refused connection).
     case noDaemon(path: String, reason: String)
     case connection(path: String, reason: String)
     case closed
-    case timeout
+    /// The daemon said nothing within `seconds`; `awaited` says what did not come
+    /// ("no greeting", "no answer to `status`").
+    case timeout(path: String, awaited: String, seconds: Double)
     case io(String)
+    /// A line from the daemon that this client cannot read.
     case protocolViolation(String)
+    /// The daemon answered the connection with an error instead of its greeting.
+    case refused(ProtocolError)
+    /// A line from the daemon passed `limit` bytes; it was dropped unread.
+    case replyTooLong(limit: Int)
 
     public var description: String {
         switch self {
         case .noDaemon(let path, let reason): "no qplay daemon at \(path) (\(reason))"
         case .connection(let path, let reason): "cannot connect to \(path): \(reason)"
         case .closed: "the daemon closed the connection"
-        case .timeout: "the daemon did not answer in time"
+        case .timeout(let path, let awaited, let seconds):
+            "qplayd at \(path) sent \(awaited) within \(Self.seconds(seconds)) s"
         case .io(let reason): "socket error: \(reason)"
-        case .protocolViolation(let reason): "unexpected reply from the daemon: \(reason)"
+        case .protocolViolation(let reason): "qplayd sent a reply qplay cannot read: \(reason)"
+        case .refused(let error): error.message
+        case .replyTooLong(let limit): "qplayd sent a reply longer than \(limit >> 20) MiB; qplay does not read it"
         }
+    }
+
+    /// `5` rather than `5.0`; fractions as given.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && value.magnitude < 1e15 ? "\(Int64(value))" : "\(value)"
     }
 }
