@@ -22,10 +22,11 @@ public final class SocketClient {
     public private(set) var pendingEvents: [Event] = []
     private var closed = false
 
-    /// Connects and reads the greeting. `timeout` bounds the wait for the greeting and
-    /// every later wait for a line (nil: wait as long as it takes). A daemon that turns
-    /// the connection away (e.g. at its connection cap) sends an error line instead of
-    /// the greeting: that is `.refused`.
+    /// Connects and reads the greeting. `timeout` bounds the wait for the connection to
+    /// be taken (a daemon out of descriptors leaves it in the listen queue), for the
+    /// greeting, for each later line and for each write (nil: wait as long as it
+    /// takes). A daemon that turns the connection away (e.g. at its connection cap)
+    /// sends an error line instead of the greeting: that is `.refused`.
     public init(path: String, timeout: Double? = nil) throws(ClientError) {
         self.path = path
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -41,6 +42,14 @@ public final class SocketClient {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
+        if let timeout {
+            // Bounds connect(2) on a full listen queue (Linux waits SO_SNDTIMEO for a Unix
+            // socket's peer) and every later send.
+            let seconds = min(timeout, 1e9)
+            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+            if limit.tv_sec == 0 && limit.tv_usec == 0 { limit.tv_usec = 1 }
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -51,6 +60,9 @@ public final class SocketClient {
             Glibc.close(descriptor)
             if code == ENOENT || code == ECONNREFUSED || code == ENOTDIR {
                 throw .noDaemon(path: path, reason: Self.describe(code))
+            }
+            if code == EAGAIN, let timeout {
+                throw .timeout(path: path, awaited: Awaited.connection.description, seconds: timeout)
             }
             throw .connection(path: path, reason: Self.describe(code))
         }
@@ -110,8 +122,8 @@ public final class SocketClient {
     public func submit(_ command: Command) throws(ClientError) -> RequestID {
         let id = RequestID.integer(nextID)
         nextID += 1
-        try write(Request(id: id, command).encodedLine())
         awaiting = .answer(command.name)
+        try write(Request(id: id, command).encodedLine())
         return id
     }
 
@@ -130,6 +142,10 @@ public final class SocketClient {
             }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN, let timeout {
+                    // SO_SNDTIMEO ran out: the daemon reads nothing.
+                    throw .timeout(path: path, awaited: awaiting.description, seconds: timeout)
+                }
                 throw errno == EPIPE || errno == ECONNRESET ? .closed : .io(Self.describe(errno))
             }
             offset += written
@@ -146,19 +162,30 @@ public final class SocketClient {
         }
     }
 
-    /// The next line (without newline); nil when the daemon closed the connection.
+    /// The next line (without newline); nil when the daemon closed the connection. The
+    /// whole line must come within `timeout`, not just each piece of it, so a daemon
+    /// that trickles bytes cannot hold the client forever.
     public func readLine() throws(ClientError) -> [UInt8]? {
+        let deadline = timeout.map { Self.now() + $0 }
         while true {
             switch framer.next() {
             case .line(let line)?: return line
             case .tooLong?: throw .replyTooLong(limit: Self.replyLimit)
             case nil: break
             }
-            guard try waitReadable(timeout: timeout) else {
+            let remaining = deadline.map { max(0, $0 - Self.now()) }
+            guard try waitReadable(timeout: remaining) else {
                 throw .timeout(path: path, awaited: awaiting.description, seconds: timeout ?? 0)
             }
             guard try fill() else { return nil }
         }
+    }
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Whether a line is ready without waiting (buffered or on the socket).
@@ -202,13 +229,16 @@ public final class SocketClient {
 
 /// What a client waits for, named in a timeout's message.
 enum Awaited: CustomStringConvertible {
+    case connection
     case greeting
     case answer(String)
 
+    /// What follows "qplayd at PATH" in the message.
     var description: String {
         switch self {
-        case .greeting: "no greeting"
-        case .answer(let command): "no answer to `\(command)`"
+        case .connection: "did not take the connection"
+        case .greeting: "sent no greeting"
+        case .answer(let command): "sent no answer to `\(command)`"
         }
     }
 }
@@ -219,8 +249,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case noDaemon(path: String, reason: String)
     case connection(path: String, reason: String)
     case closed
-    /// The daemon said nothing within `seconds`; `awaited` says what did not come
-    /// ("no greeting", "no answer to `status`").
+    /// The daemon did not do its part within `seconds`; `awaited` says what it was
+    /// ("sent no greeting", "sent no answer to `status`", "did not take the
+    /// connection").
     case timeout(path: String, awaited: String, seconds: Double)
     case io(String)
     /// A line from the daemon that this client cannot read.
@@ -236,7 +267,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connection(let path, let reason): "cannot connect to \(path): \(reason)"
         case .closed: "the daemon closed the connection"
         case .timeout(let path, let awaited, let seconds):
-            "qplayd at \(path) sent \(awaited) within \(Self.seconds(seconds)) s"
+            "qplayd at \(path) \(awaited) within \(Self.seconds(seconds)) s"
         case .io(let reason): "socket error: \(reason)"
         case .protocolViolation(let reason): "qplayd sent a reply qplay cannot read: \(reason)"
         case .refused(let error): error.message

@@ -16,7 +16,8 @@ struct Watch: ParsableCommand {
             line (--waybar: class "offline") and reconnects with backoff; a daemon that sends \
             no greeting or answer within --timeout, or that turns the connection away, counts \
             as gone. Once subscribed it waits for events without a limit, but pings a daemon \
-            it has not heard from for 30 s and reconnects when that goes unanswered. It \
+            it has not heard from for six timeouts (30 s by default) and reconnects when \
+            that goes unanswered. It \
             exits quietly when its output is closed.
             """)
     @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
@@ -46,10 +47,10 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// How long a subscribed watch goes without hearing from the daemon before it sends a
-    /// `ping` to see whether the connection still works (a stopped daemon keeps its
-    /// socket open but answers nothing).
-    static let quietLimit = 30.0
+    /// How many timeouts a subscribed watch goes without hearing from the daemon before
+    /// it sends a `ping` to see whether the connection still works (a stopped daemon
+    /// keeps its socket open but answers nothing): 30 s at the default 5 s.
+    static let quietTimeouts = 6.0
 
     /// Prints until the connection ends or the daemon stops answering.
     private func follow(_ client: SocketClient, printer: inout LinePrinter) {
@@ -62,6 +63,7 @@ struct Watch: ParsableCommand {
             // The `ping` sent after a quiet spell, and when its answer is due.
             var probe: (id: RequestID, deadline: Double)?
             let answerTime = client.timeout ?? Timeout.standard.seconds
+            let quietLimit = Self.quietTimeouts * answerTime
             printer.print(status)
             while true {
                 for event in pending {
@@ -81,7 +83,7 @@ struct Watch: ParsableCommand {
                 let moving = status.state == .playing && status.seeking == .none && status.position != nil
                 // Wake when the position passes the next whole second, or when the daemon
                 // has been quiet too long (or owes the probe's answer).
-                var wakeAt = probe?.deadline ?? lastHeard + Self.quietLimit
+                var wakeAt = probe?.deadline ?? lastHeard + quietLimit
                 if moving {
                     let position = status.position! + (now - receivedAt)
                     wakeAt = min(wakeAt, now + max(0.02, position.rounded(.down) + 1 - position))
@@ -99,7 +101,7 @@ struct Watch: ParsableCommand {
                 }
                 let later = Clock.now()
                 if let due = probe?.deadline, later >= due { return }
-                if probe == nil, later >= lastHeard + Self.quietLimit {
+                if probe == nil, later >= lastHeard + quietLimit {
                     probe = (try client.submit(.ping), later + answerTime)
                 }
                 if moving { printer.print(Self.advanced(status, by: later - receivedAt)) }

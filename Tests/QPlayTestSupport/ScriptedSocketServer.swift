@@ -15,11 +15,17 @@ public final class ScriptedSocketServer: @unchecked Sendable {
     private let script: @Sendable (Int32) -> Void
     private let lock = NSLock()
     private var connections: [Int32] = []
+    /// The client ends `fillQueue` made.
+    private var fillers: [Int32] = []
     private var accepted = 0
     private var stopped = false
     private let acceptor = DispatchGroup()
 
-    public init(path: String, script: @escaping @Sendable (_ connection: Int32) -> Void) throws {
+    /// `accepting` false: a listener with a queue of one that never accepts, like a
+    /// daemon out of descriptors; `fillQueue()` then makes it full.
+    public init(
+        path: String, accepting: Bool = true, script: @escaping @Sendable (_ connection: Int32) -> Void = { _ in }
+    ) throws {
         self.path = path
         self.script = script
         unlink(path)
@@ -36,11 +42,12 @@ public final class ScriptedSocketServer: @unchecked Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard listener >= 0, bound == 0, listen(listener, 64) == 0 else {
+        guard listener >= 0, bound == 0, listen(listener, accepting ? 64 : 0) == 0 else {
             let reason = String(cString: strerror(errno))
             if listener >= 0 { close(listener) }
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "listen on \(path): \(reason)"])
         }
+        guard accepting else { return }
         acceptor.enter()
         Thread { [self] in
             defer { acceptor.leave() }
@@ -91,6 +98,10 @@ public final class ScriptedSocketServer: @unchecked Sendable {
         close(listener)
         acceptor.wait()
         for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        lock.lock()
+        for filler in fillers { close(filler) }
+        fillers = []
+        lock.unlock()
         unlink(path)
     }
 
@@ -113,15 +124,44 @@ public final class ScriptedSocketServer: @unchecked Sendable {
         return true
     }
 
-    /// Reads until the first newline (a request); false when the peer left first.
+    /// The next line (a request) without its newline; nil when the peer left first.
     @discardableResult
-    public static func readLine(from connection: Int32) -> Bool {
+    public static func readLine(from connection: Int32) -> String? {
+        var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
             let count = recv(connection, &byte, 1, 0)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            if byte == 10 { return true }
+            if count <= 0 { return nil }
+            if byte == 10 { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+    }
+
+    /// Connects to the listener without waiting until its queue is full (a listener
+    /// made with `accepting: false`); the connections stay until `stop()`.
+    public func fillQueue() {
+        while true {
+            let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: bytes)
+                raw[bytes.count] = 0
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(connection)
+                return
+            }
+            lock.lock()
+            fillers.append(connection)
+            lock.unlock()
         }
     }
 

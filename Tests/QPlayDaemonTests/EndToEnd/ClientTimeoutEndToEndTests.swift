@@ -1,4 +1,5 @@
 import Foundation
+import QPlayProtocol
 import QPlayTestSupport
 import Testing
 
@@ -45,6 +46,21 @@ struct ClientTimeoutEndToEndTests {
         #expect(viaEnvironment.stderr.contains("sent no greeting within 0.5 s"), "\(viaEnvironment.stderr)")
     }
 
+    @Test func aFullListenQueueExits4() throws {
+        // A daemon out of descriptors takes no connection: they wait in the listen queue.
+        let directory = TemporaryDirectory("qplay-e2e-full")
+        let server = try ScriptedSocketServer(path: directory.appending("qplay.sock").string, accepting: false)
+        defer {
+            server.stop()
+            directory.remove()
+        }
+        server.fillQueue()
+        let result = try qplay(["status", "--timeout", "1"], socket: server.path)
+        #expect(!result.killed, "qplay hung")
+        #expect(result.status == 4, "\(result.status) \(result.stderr)")
+        #expect(result.stderr == "qplay: qplayd at \(server.path) did not take the connection within 1 s\n")
+    }
+
     @Test func noAnswerExits4NamingTheCommand() throws {
         let (server, directory) = try listening { connection in
             ScriptedSocketServer.write(ScriptedSocketServer.greeting, to: connection)
@@ -60,6 +76,24 @@ struct ClientTimeoutEndToEndTests {
             #expect(result.status == 4, "qplay \(arguments): \(result.status) \(result.stderr)")
             #expect(result.stderr == "qplay: qplayd at \(server.path) sent no answer to `\(command)` within 1 s\n")
         }
+        // The whole answer must come in time: a line trickled a byte at a time does not
+        // keep qplay waiting.
+        let (trickler, trickleDirectory) = try listening { connection in
+            ScriptedSocketServer.write(ScriptedSocketServer.greeting, to: connection)
+            ScriptedSocketServer.readLine(from: connection)
+            for byte in Array(#"{"id":1,"ok":true,"result":{"#.utf8) {
+                guard ScriptedSocketServer.write([byte], to: connection) else { return }
+                usleep(300_000)
+            }
+            ScriptedSocketServer.drain(connection)
+        }
+        defer {
+            trickler.stop()
+            trickleDirectory.remove()
+        }
+        let trickled = try qplay(["status", "--timeout", "1"], socket: trickler.path)
+        #expect(trickled.status == 4, "\(trickled.status) \(trickled.stderr)")
+        #expect(trickled.stderr.contains("sent no answer to `status` within 1 s"), "\(trickled.stderr)")
     }
 
     @Test func aRefusalInsteadOfTheGreetingExits1WithItsMessage() throws {
@@ -148,6 +182,33 @@ struct ClientTimeoutEndToEndTests {
         }
     }
 
+    @Test func watchPingsAQuietDaemonAndReconnectsWhenThePingGoesUnanswered() throws {
+        let requests = LockedLines()
+        let status = try WireCoding.bytes(Status(state: .paused, volume: 40, output: OutputStatus(name: "null")))
+        let (server, directory) = try listening { connection in
+            ScriptedSocketServer.write(ScriptedSocketServer.greeting, to: connection)
+            // Answers `subscribe` and `status`, then reads on and answers nothing.
+            guard ScriptedSocketServer.readLine(from: connection) != nil else { return }
+            ScriptedSocketServer.write(Array(#"{"id":1,"ok":true,"result":{}}"#.utf8) + [10], to: connection)
+            guard ScriptedSocketServer.readLine(from: connection) != nil else { return }
+            ScriptedSocketServer.write(Array(#"{"id":2,"ok":true,"result":"#.utf8) + status + Array("}\n".utf8), to: connection)
+            while let line = ScriptedSocketServer.readLine(from: connection) { requests.append(line) }
+        }
+        defer {
+            server.stop()
+            directory.remove()
+        }
+        let watch = try LineReadingProcess(
+            BuiltProducts.url("qplay"), ["watch", "--json", "--timeout", "1"], environment: ["QPLAY_SOCKET": server.path])
+        let first = watch.nextLine(timeout: 30)
+        #expect(first?.contains(#""volume":40"#) == true, "\(first ?? "no line")")
+        // Six quiet timeouts (6 s here), a ping, a second without its answer: a new connection.
+        try waitUntil("watch reconnects to a daemon that stopped answering", limit: 40) { server.acceptedCount >= 2 }
+        #expect(requests.lines.contains { $0.contains(#""cmd":"ping""#) }, "\(requests.lines)")
+        #expect(watch.isRunning)
+        watch.terminate()
+    }
+
     @Test func badTemplatesAndTimeoutsAreUsageErrors() throws {
         let socket = "/nonexistent/qplay.sock"
         for (arguments, fragment) in [
@@ -169,5 +230,23 @@ struct ClientTimeoutEndToEndTests {
         // Doubled braces are literal: a valid template, so this gets as far as the socket.
         let literal = try qplay(["status", "--format", "{{x}} {title}"], socket: socket)
         #expect(literal.status == 3, "\(literal.stderr)")
+    }
+}
+
+/// Lines collected on one thread and read on another.
+private final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        stored.append(line)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
