@@ -39,6 +39,20 @@ public struct LineFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Whether `next()` would return a frame now, found without changing (or copying)
+    /// the buffer.
+    public var hasFrame: Bool {
+        if buffer[scanned...].contains(UInt8(ascii: "\n")) { return !discarding || hasFrameAfterDiscarded }
+        return pendingCount > limit && !discarding
+    }
+
+    /// While discarding: whether a whole line follows the newline that ends the dropped one.
+    private var hasFrameAfterDiscarded: Bool {
+        guard let end = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+        let rest = buffer[(end + 1)...]
+        return rest.contains(UInt8(ascii: "\n")) || rest.count > limit
+    }
+
     /// The next complete line (without its newline), `.tooLong`, or nil when more bytes
     /// are needed.
     public mutating func next() -> Frame? {

@@ -188,10 +188,9 @@ public final class SocketClient {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Whether a line is ready without waiting (buffered or on the socket).
+    /// Whether a line (or an overlong one to report) is buffered, ready without waiting.
     public func hasBufferedLine() -> Bool {
-        var copy = framer
-        return copy.next() != nil
+        framer.hasFrame
     }
 
     /// Waits until the socket has bytes or EOF; false on timeout.
