@@ -17,8 +17,7 @@ struct Watch: ParsableCommand {
             no greeting or answer within --timeout, or that turns the connection away, counts \
             as gone. Once subscribed it waits for events without a limit, but pings a daemon \
             it has not heard from for six timeouts (30 s by default) and reconnects when \
-            that goes unanswered. It \
-            exits quietly when its output is closed.
+            that goes unanswered. It exits quietly when its output is closed.
             """)
     @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
     @Flag(help: "Waybar custom-module JSON: text, tooltip, class, alt, percentage.") var waybar = false
