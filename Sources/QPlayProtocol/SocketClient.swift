@@ -163,10 +163,12 @@ public final class SocketClient {
     }
 
     /// The next line (without newline); nil when the daemon closed the connection. The
-    /// whole line must come within `timeout`, not just each piece of it, so a daemon
-    /// that trickles bytes cannot hold the client forever.
+    /// line must come within `timeout`, counted from the start and again from each
+    /// mebibyte received: a long answer that flows is not cut off, and a daemon that
+    /// trickles bytes cannot hold the client forever.
     public func readLine() throws(ClientError) -> [UInt8]? {
-        let deadline = timeout.map { Self.now() + $0 }
+        var deadline = timeout.map { Self.now() + $0 }
+        var receivedSinceDeadline = 0
         while true {
             switch framer.next() {
             case .line(let line)?: return line
@@ -177,9 +179,18 @@ public final class SocketClient {
             guard try waitReadable(timeout: remaining) else {
                 throw .timeout(path: path, awaited: awaiting.description, seconds: timeout ?? 0)
             }
-            guard try fill() else { return nil }
+            let received = try fill()
+            guard received > 0 else { return nil }
+            receivedSinceDeadline += received
+            if let timeout, receivedSinceDeadline >= Self.progressUnit {
+                deadline = Self.now() + timeout
+                receivedSinceDeadline = 0
+            }
         }
     }
+
+    /// How much of a line must arrive to earn it another `timeout`.
+    static let progressUnit = 1 << 20
 
     /// Monotonic seconds.
     static func now() -> Double {
@@ -207,19 +218,18 @@ public final class SocketClient {
         }
     }
 
-    /// Reads what the socket has into the framer; false on end of stream.
-    private func fill() throws(ClientError) -> Bool {
+    /// Reads what the socket has into the framer: the byte count, 0 at end of stream.
+    private func fill() throws(ClientError) -> Int {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == ECONNRESET { return false }
+                if errno == ECONNRESET { return 0 }
                 throw .io(Self.describe(errno))
             }
-            if count == 0 { return false }
             framer.append(chunk[..<count])
-            return true
+            return count
         }
     }
 
