@@ -11,8 +11,9 @@ import Foundation
 enum JSONDuplicateKey {
     /// What is duplicated, for a message ("the request has the key `cmd` twice",
     /// "`args` has the key `path` twice"); nil when the keys of every object differ.
-    /// Meant for text JSONDecoder has accepted; on anything else it stops without a
-    /// finding.
+    /// Meant for text JSONDecoder has accepted, which also bounds the recursion here
+    /// (JSONDecoder refuses nesting deeper than 512); on anything else it stops without
+    /// a finding.
     static func first(in bytes: [UInt8]) -> String? {
         var scanner = Scanner(bytes: bytes)
         return scanner.value(owner: nil)

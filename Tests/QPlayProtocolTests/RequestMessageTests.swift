@@ -106,6 +106,16 @@ struct RequestMessageTests {
         #"{"cmd":"add","args":{"ids":[1,2,3]}}"#, #"{"cmd":"add","args":{"ids":[1e3]}}"#, "[]", "{",
     ]
 
+    @Test func deepNestingIsRefusedWithoutCrashing() {
+        for depth in [100, 511, 5000] {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let line = #"{"cmd":"ping","args":{"x":"# + nested + "}}"
+            #expect(message(line) != nil, "depth \(depth)")
+            let bytes = Array(line.utf8)
+            #expect(Request.decode(line: bytes, quickly: true) == Request.decode(line: bytes, quickly: false))
+        }
+    }
+
     @Test(arguments: agreementLines)
     func fastReaderAndJSONDecoderAgree(_ line: String) {
         let bytes = Array(line.utf8)
