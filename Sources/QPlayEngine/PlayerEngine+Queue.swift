@@ -36,7 +36,7 @@ extension PlayerEngine {
     }
 
     public mutating func remove(index: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
-        guard collection.indices.contains(index) else { throw .notFound("no entry at index \(index)") }
+        guard collection.indices.contains(index) else { throw .notFound(noEntry(at: index)) }
         return removeEntry(at: index, position: position)
     }
 
@@ -59,6 +59,13 @@ extension PlayerEngine {
         return output
     }
 
+    /// The message for an index past the queue's end, with the queue's length so the
+    /// asker sees what range there is.
+    private func noEntry(at index: Int) -> String {
+        let length = collection.count
+        return "no entry at index \(index); the queue has \(length) \(length == 1 ? "entry" : "entries")"
+    }
+
     /// Plays an entry of the collection (installing a modified collection first). Always
     /// ends playing, also from paused or stopped, like tapping a row.
     public mutating func jump(entry id: EntryID, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
@@ -69,7 +76,7 @@ extension PlayerEngine {
     }
 
     public mutating func jump(index: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
-        guard collection.indices.contains(index) else { throw .notFound("no entry at index \(index)") }
+        guard collection.indices.contains(index) else { throw .notFound(noEntry(at: index)) }
         return jumpTo(collection[index].id, position: position)
     }
 
@@ -84,8 +91,8 @@ extension PlayerEngine {
 
     /// Moves the entry at `from` so that it ends up at index `to`.
     public mutating func move(from: Int, to: Int, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
-        guard collection.indices.contains(from) else { throw .notFound("no entry at index \(from)") }
-        guard collection.indices.contains(to) else { throw .notFound("no entry at index \(to)") }
+        guard collection.indices.contains(from) else { throw .notFound(noEntry(at: from)) }
+        guard collection.indices.contains(to) else { throw .notFound(noEntry(at: to)) }
         lastKnownPosition = position
         var output = EngineOutput()
         guard from != to else { return output }

@@ -40,7 +40,16 @@ struct ArgumentReader {
         guard case .string(let text) = value else {
             throw .badRequest("\(command): `\(key)` must be a string, got \(value.typeDescription)")
         }
+        try Self.rejectNUL(text, command: command, argument: "`\(key)`")
         return text
+    }
+
+    /// A NUL cannot be part of a path, a tag or a name; C APIs would cut the string short
+    /// there (`a.mp3\0../x` would name `a.mp3`), so it is refused instead.
+    static func rejectNUL(_ text: String, command: String, argument: String) throws(ProtocolError) {
+        if text.utf8.contains(0) {
+            throw .badRequest("\(command): \(argument) must not contain a NUL character (\\u0000)")
+        }
     }
 
     func bool(_ key: String) throws(ProtocolError) -> Bool? {
@@ -59,22 +68,27 @@ struct ArgumentReader {
         return number
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int64>? = nil) throws(ProtocolError) -> Int64? {
+    /// A whole number in `range`; a fraction, an exponent beyond it or a value outside it
+    /// is refused with the range and the value as read.
+    func integer(_ key: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ProtocolError) -> Int64? {
         guard let value = values[key], value != .null else { return nil }
-        guard let number = value.integerValue else {
-            throw .badRequest("\(command): `\(key)` must be a whole number, got \(value.typeDescription)")
+        let wanted = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        guard let text = value.numberText else {
+            throw .badRequest("\(command): `\(key)` must be \(wanted), got \(value.typeDescription)")
         }
-        if let range, !range.contains(number) {
-            throw .badRequest(
-                "\(command): `\(key)` must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+        guard let number = value.integerValue, range.contains(number) else {
+            throw .badRequest("\(command): `\(key)` must be \(wanted), got \(text)")
         }
         return number
     }
 
+    /// A 0-based queue index. Any whole number from 0 up is read; whether an entry stands
+    /// there is the queue's to say (`not_found`, with the queue's length).
     func index(_ key: String) throws(ProtocolError) -> Int? {
-        guard let number = try integer(key) else { return nil }
-        guard number >= 0, number <= Int64(Int32.max) else {
-            throw .badRequest("\(command): `\(key)` is a 0-based index and must be 0 or more, got \(number)")
+        guard let value = values[key], value != .null else { return nil }
+        guard let number = value.integerValue, number >= 0 else {
+            let got = value.numberText ?? value.typeDescription
+            throw .badRequest("\(command): `\(key)` is a 0-based index, a whole number from 0 up; got \(got)")
         }
         return Int(number)
     }

@@ -29,7 +29,9 @@ extension Command {
                 var ids: [Int64] = []
                 for item in items {
                     guard let id = item.integerValue else {
-                        throw .badRequest("add: `ids` must be a list of track ids (whole numbers)")
+                        throw .badRequest(
+                            "add: `ids` must be a list of track ids (whole numbers), got "
+                                + (item.numberText ?? item.typeDescription))
                     }
                     ids.append(id)
                 }
@@ -42,6 +44,7 @@ extension Command {
                     guard case .string(let path) = item else {
                         throw .badRequest("add: `paths` must be a list of strings")
                     }
+                    try ArgumentReader.rejectNUL(path, command: "add", argument: "each of `paths`")
                     paths.append(path)
                 }
                 if paths.isEmpty { throw .badRequest("add: `paths` must name at least one file") }

@@ -70,6 +70,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// A number as this reader holds it, for messages (`3`, `2.5`, `1e+20`); nil when
+    /// the value is not a number.
+    public var numberText: String? {
+        switch self {
+        case .integer(let value): "\(value)"
+        case .number(let value): "\(value)"
+        default: nil
+        }
+    }
+
     public var numberValue: Double? {
         switch self {
         case .integer(let value): Double(value)

@@ -26,8 +26,31 @@ public struct LineFramer: Sendable {
     /// Bytes received and not yet returned as a line.
     public var pendingCount: Int { buffer.count - start }
 
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        let needed = buffer.count + bytes.count
+        if needed > buffer.capacity {
+            // Doubling stops at the room one unfinished line can take (the limit plus this
+            // chunk): past it the line is dropped anyway, and a doubled buffer would hold
+            // up to twice the limit for a line that is never read.
+            let ceiling = limit + bytes.count + 1
+            let doubled = buffer.capacity * 2
+            buffer.reserveCapacity(needed <= ceiling ? max(needed, min(doubled, ceiling)) : max(needed, doubled))
+        }
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Whether `next()` would return a frame now, found without changing (or copying)
+    /// the buffer.
+    public var hasFrame: Bool {
+        if buffer[scanned...].contains(UInt8(ascii: "\n")) { return !discarding || hasFrameAfterDiscarded }
+        return pendingCount > limit && !discarding
+    }
+
+    /// While discarding: whether a whole line follows the newline that ends the dropped one.
+    private var hasFrameAfterDiscarded: Bool {
+        guard let end = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+        let rest = buffer[(end + 1)...]
+        return rest.contains(UInt8(ascii: "\n")) || rest.count > limit
     }
 
     /// The next complete line (without its newline), `.tooLong`, or nil when more bytes

@@ -48,6 +48,7 @@ public struct Predicate: Sendable, Hashable, Codable {
         guard case .string(let value)? = fields["value"] else {
             throw .badRequest("\(command): predicate `value` must be a string")
         }
+        try ArgumentReader.rejectNUL(value, command: command, argument: "predicate `value`")
         return Predicate(property, comparison, value)
     }
 

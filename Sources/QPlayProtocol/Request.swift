@@ -20,7 +20,7 @@ public struct Request: Sendable, Hashable {
         var object: [String: JSONValue] = ["cmd": .string(command.name)]
         switch id {
         case .integer(let value)?: object["id"] = .integer(value)
-        case .number(let value)?: object["id"] = .number(value)
+        case .number(let text)?: object["id"] = .number(Double(text) ?? 0)
         case .string(let value)?: object["id"] = .string(value)
         case nil: break
         }
@@ -31,15 +31,30 @@ public struct Request: Sendable, Hashable {
     /// Reads a request line (without its newline). On failure, the error carries the id
     /// when the line had a usable one, so the error response can echo it.
     public static func decode(line: some Collection<UInt8>) -> Result<Request, RequestDecodingError> {
+        decode(line: line, quickly: true)
+    }
+
+    /// `quickly` false skips the fast reader (JSONInput), for tests that check both
+    /// readers come to the same request or the same error.
+    static func decode(line: some Collection<UInt8>, quickly: Bool) -> Result<Request, RequestDecodingError> {
         let json: JSONValue
-        if let quick = JSONInput.value(from: line) {
+        // Set when JSONDecoder read the line: the bytes for the id's exact spelling.
+        var decodedBytes: [UInt8]?
+        if quickly, let quick = JSONInput.value(from: line) {
             json = quick
         } else {
+            let bytes = Array(line)
             do {
-                json = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+                json = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
             } catch {
                 return .failure(.init(id: nil, error: .badRequest("invalid JSON: the line is not one JSON object")))
             }
+            // JSONDecoder keeps one of two equal keys without a word; a request that says
+            // `cmd` twice is ambiguous, so it is refused.
+            if let duplicate = JSONDuplicateKey.first(in: bytes) {
+                return .failure(.init(id: nil, error: .badRequest("\(duplicate); a key may appear only once")))
+            }
+            decodedBytes = bytes
         }
         guard case .object(let fields) = json else {
             return .failure(
@@ -47,9 +62,17 @@ public struct Request: Sendable, Hashable {
         }
         var id: RequestID?
         if let rawID = fields["id"], rawID != .null {
-            guard let parsed = RequestID(rawID) else {
+            // The id's bytes as written: a number echoes in the client's spelling.
+            let literal = decodedBytes.flatMap { bytes in
+                JSONSpan.member("id", of: bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+            }
+            guard let parsed = RequestID(rawID, literal: literal) else {
                 return .failure(
                     .init(id: nil, error: .badRequest("`id` must be a number or a string, got \(rawID.typeDescription)")))
+            }
+            if case .string(let text) = parsed, text.utf8.contains(0) {
+                return .failure(
+                    .init(id: nil, error: .badRequest("`id` must not contain a NUL character (\\u0000)")))
             }
             id = parsed
         }

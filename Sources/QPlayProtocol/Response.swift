@@ -9,10 +9,34 @@ public enum Response: Sendable {
     /// The response line for the request `id`, newline included.
     public func encodedLine(id: RequestID?) -> [UInt8] {
         if let line = fastLine(id: id) { return line }
-        return switch self {
-        case .success(let result): WireCoding.line(SuccessEnvelope(id: id, result: result))
-        case .failure(let error): WireCoding.line(FailureEnvelope(id: id, error: error))
+        // The envelope is put together here too, so the id keeps its exact spelling
+        // (JSONEncoder would write a number id as a Double); only the body is
+        // JSONEncoder's.
+        do {
+            switch self {
+            case .success(let result):
+                return Self.envelope(id: id, ok: true, body: try WireCoding.bytes(result))
+            case .failure(let error):
+                return Self.envelope(id: id, ok: false, body: try WireCoding.bytes(error))
+            }
+        } catch {
+            // Only a non-conforming value (e.g. NaN in a custom type) gets here.
+            return Self.envelope(
+                id: id, ok: false,
+                body: Array(#"{"code":"internal_error","message":"could not encode a reply"}"#.utf8))
         }
+    }
+
+    /// `{"id":…,"ok":true,"result":BODY}` or `{"error":BODY,"id":…,"ok":false}`: keys
+    /// in sorted order, as everywhere on the wire.
+    private static func envelope(id: RequestID?, ok: Bool, body: [UInt8]) -> [UInt8] {
+        var line: [UInt8] = Array("{".utf8)
+        if !ok { line += Array(#""error":"#.utf8) + body + Array(",".utf8) }
+        line += Array(#""id":"#.utf8) + (id?.jsonBytes ?? Array("null".utf8))
+        line += Array((ok ? #","ok":true,"result":"# : #","ok":false"#).utf8)
+        if ok { line += body }
+        line += Array("}\n".utf8)
+        return line
     }
 }
 
@@ -41,31 +65,16 @@ extension Response {
     }
 }
 
-private struct SuccessEnvelope: Encodable {
-    var id: RequestID?
-    var result: any ResultPayload
-
-    enum CodingKeys: String, CodingKey { case id, ok, result }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(true, forKey: .ok)
-        try container.encode(result, forKey: .result)
-    }
-}
-
-private struct FailureEnvelope: Encodable {
-    var id: RequestID?
-    var error: ProtocolError
-
-    enum CodingKeys: String, CodingKey { case id, ok, error }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(false, forKey: .ok)
-        try container.encode(error, forKey: .error)
+extension RequestID {
+    /// The id as JSON: numbers exactly as the client wrote them.
+    var jsonBytes: [UInt8] {
+        var output = JSONOutput(capacity: 32)
+        write(to: &output)
+        if output.exact { return output.bytes }
+        guard case .string(let text) = self, let bytes = try? WireCoding.bytes(text) else {
+            return Array("null".utf8)
+        }
+        return bytes
     }
 }
 

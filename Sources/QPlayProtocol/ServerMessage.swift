@@ -63,10 +63,33 @@ public struct ResponseMessage: Sendable {
         return nil
     }
 
-    /// The result decoded as `type`; throws the protocol error of a failed request.
+    /// The result decoded as `type`; throws the protocol error of a failed request, and
+    /// `ClientError.protocolViolation` (saying which field is wrong) for a result this
+    /// client cannot read.
     public func result<T: Decodable>(as type: T.Type) throws -> T {
         if case .failure(let error) = outcome { throw error }
-        return try WireCoding.decode(ResultBox<T>.self, from: line).result
+        do {
+            return try WireCoding.decode(ResultBox<T>.self, from: line).result
+        } catch let error as DecodingError {
+            throw ClientError.protocolViolation(Self.describe(error))
+        }
+    }
+
+    /// A decoding error in one line: the field's path and what was wrong with it.
+    static func describe(_ error: DecodingError) -> String {
+        func name(_ path: [any CodingKey]) -> String {
+            let field = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return field.hasPrefix(".") ? String(field.dropFirst()) : field
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "`\(name(context.codingPath + [key]))` is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let field = name(context.codingPath)
+            return field.isEmpty ? context.debugDescription : "`\(field)`: \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
     }
 
     /// The bytes of `result` exactly as the daemon sent them.

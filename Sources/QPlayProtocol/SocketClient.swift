@@ -9,14 +9,24 @@ public final class SocketClient {
     /// The daemon's greeting, read on connect.
     public private(set) var greeting = Greeting(protocol: "", version: "")
     public let fileDescriptor: Int32
-    private var framer = LineFramer(limit: 1 << 30)
+    /// The longest line read from the daemon, newline not counted. A 100,000-entry
+    /// `queue` answer is about 31 MB with everyday tags (60-byte paths, 20-byte titles)
+    /// and 44 MB with long ones (120-byte paths, 40-byte titles). A longer line is
+    /// dropped as it arrives (never held whole) and reported as `replyTooLong`.
+    public static let replyLimit = 64 << 20
+    private var framer = LineFramer(limit: SocketClient.replyLimit)
     private var nextID: Int64 = 1
+    /// What the next wait is for, to say what did not come when it times out.
+    private var awaiting = Awaited.greeting
     /// Events that arrived while waiting for a response, oldest first.
     public private(set) var pendingEvents: [Event] = []
     private var closed = false
 
-    /// Connects and reads the greeting. `timeout` bounds every later wait for the daemon
-    /// (nil: wait as long as it takes).
+    /// Connects and reads the greeting. `timeout` bounds the wait for the connection to
+    /// be taken (a daemon out of descriptors leaves it in the listen queue), for the
+    /// greeting, for each later line and for each write (nil: wait as long as it
+    /// takes). A daemon that turns the connection away (e.g. at its connection cap)
+    /// sends an error line instead of the greeting: that is `.refused`.
     public init(path: String, timeout: Double? = nil) throws(ClientError) {
         self.path = path
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -32,6 +42,14 @@ public final class SocketClient {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
+        if let timeout {
+            // Bounds connect(2) on a full listen queue (Linux waits SO_SNDTIMEO for a Unix
+            // socket's peer) and every later send.
+            let seconds = min(timeout, 1e9)
+            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+            if limit.tv_sec == 0 && limit.tv_usec == 0 { limit.tv_usec = 1 }
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -43,14 +61,20 @@ public final class SocketClient {
             if code == ENOENT || code == ECONNREFUSED || code == ENOTDIR {
                 throw .noDaemon(path: path, reason: Self.describe(code))
             }
+            if code == EAGAIN, let timeout {
+                throw .timeout(path: path, awaited: Awaited.connection.description, seconds: timeout)
+            }
             throw .connection(path: path, reason: Self.describe(code))
         }
         fileDescriptor = descriptor
         self.timeout = timeout
         do {
             guard let line = try readLine() else { throw ClientError.closed }
-            guard case .greeting(let hello) = try ServerMessage.decode(line: line) else {
-                throw ClientError.protocolViolation("the daemon did not greet")
+            let hello: Greeting
+            switch try ServerMessage.decode(line: line) {
+            case .greeting(let greeting): hello = greeting
+            case .response(let response) where response.error != nil: throw ClientError.refused(response.error!)
+            default: throw ClientError.protocolViolation("the first line is not a greeting")
             }
             greeting = hello
             guard hello.protocol == Greeting.protocolName else {
@@ -59,6 +83,9 @@ public final class SocketClient {
         } catch let error as ClientError {
             Glibc.close(descriptor)
             throw error
+        } catch let error as ClientDecodingError {
+            Glibc.close(descriptor)
+            throw .protocolViolation(error.message)
         } catch {
             Glibc.close(descriptor)
             throw .protocolViolation("\(error)")
@@ -95,6 +122,7 @@ public final class SocketClient {
     public func submit(_ command: Command) throws(ClientError) -> RequestID {
         let id = RequestID.integer(nextID)
         nextID += 1
+        awaiting = .answer(command.name)
         try write(Request(id: id, command).encodedLine())
         return id
     }
@@ -114,6 +142,10 @@ public final class SocketClient {
             }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN, let timeout {
+                    // SO_SNDTIMEO ran out: the daemon reads nothing.
+                    throw .timeout(path: path, awaited: awaiting.description, seconds: timeout)
+                }
                 throw errno == EPIPE || errno == ECONNRESET ? .closed : .io(Self.describe(errno))
             }
             offset += written
@@ -130,19 +162,46 @@ public final class SocketClient {
         }
     }
 
-    /// The next line (without newline); nil when the daemon closed the connection.
+    /// The next line (without newline); nil when the daemon closed the connection. The
+    /// line must come within `timeout`, counted from the start and again from each
+    /// mebibyte received: a long answer that flows is not cut off, and a daemon that
+    /// trickles bytes cannot hold the client forever.
     public func readLine() throws(ClientError) -> [UInt8]? {
+        var deadline = timeout.map { Self.now() + $0 }
+        var receivedSinceDeadline = 0
         while true {
-            if case .line(let line)? = framer.next() { return line }
-            guard try waitReadable(timeout: timeout) else { throw .timeout }
-            guard try fill() else { return nil }
+            switch framer.next() {
+            case .line(let line)?: return line
+            case .tooLong?: throw .replyTooLong(limit: Self.replyLimit)
+            case nil: break
+            }
+            let remaining = deadline.map { max(0, $0 - Self.now()) }
+            guard try waitReadable(timeout: remaining) else {
+                throw .timeout(path: path, awaited: awaiting.description, seconds: timeout ?? 0)
+            }
+            let received = try fill()
+            guard received > 0 else { return nil }
+            receivedSinceDeadline += received
+            if let timeout, receivedSinceDeadline >= Self.progressUnit {
+                deadline = Self.now() + timeout
+                receivedSinceDeadline = 0
+            }
         }
     }
 
-    /// Whether a line is ready without waiting (buffered or on the socket).
+    /// How much of a line must arrive to earn it another `timeout`.
+    static let progressUnit = 1 << 20
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Whether a line (or an overlong one to report) is buffered, ready without waiting.
     public func hasBufferedLine() -> Bool {
-        var copy = framer
-        return copy.next() != nil
+        framer.hasFrame
     }
 
     /// Waits until the socket has bytes or EOF; false on timeout.
@@ -159,23 +218,38 @@ public final class SocketClient {
         }
     }
 
-    /// Reads what the socket has into the framer; false on end of stream.
-    private func fill() throws(ClientError) -> Bool {
+    /// Reads what the socket has into the framer: the byte count, 0 at end of stream.
+    private func fill() throws(ClientError) -> Int {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == ECONNRESET { return false }
+                if errno == ECONNRESET { return 0 }
                 throw .io(Self.describe(errno))
             }
-            if count == 0 { return false }
             framer.append(chunk[..<count])
-            return true
+            return count
         }
     }
 
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// What a client waits for, named in a timeout's message.
+enum Awaited: CustomStringConvertible {
+    case connection
+    case greeting
+    case answer(String)
+
+    /// What follows "qplayd at PATH" in the message.
+    var description: String {
+        switch self {
+        case .connection: "did not take the connection"
+        case .greeting: "sent no greeting"
+        case .answer(let command): "sent no answer to `\(command)`"
+        }
+    }
 }
 
 /// Why talking to the daemon failed.
@@ -184,18 +258,34 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case noDaemon(path: String, reason: String)
     case connection(path: String, reason: String)
     case closed
-    case timeout
+    /// The daemon did not do its part within `seconds`; `awaited` says what it was
+    /// ("sent no greeting", "sent no answer to `status`", "did not take the
+    /// connection").
+    case timeout(path: String, awaited: String, seconds: Double)
     case io(String)
+    /// A line from the daemon that this client cannot read.
     case protocolViolation(String)
+    /// The daemon answered the connection with an error instead of its greeting.
+    case refused(ProtocolError)
+    /// A line from the daemon passed `limit` bytes; it was dropped unread.
+    case replyTooLong(limit: Int)
 
     public var description: String {
         switch self {
         case .noDaemon(let path, let reason): "no qplay daemon at \(path) (\(reason))"
         case .connection(let path, let reason): "cannot connect to \(path): \(reason)"
         case .closed: "the daemon closed the connection"
-        case .timeout: "the daemon did not answer in time"
+        case .timeout(let path, let awaited, let seconds):
+            "qplayd at \(path) \(awaited) within \(Self.seconds(seconds)) s"
         case .io(let reason): "socket error: \(reason)"
-        case .protocolViolation(let reason): "unexpected reply from the daemon: \(reason)"
+        case .protocolViolation(let reason): "qplayd sent a reply qplay cannot read: \(reason)"
+        case .refused(let error): error.message
+        case .replyTooLong(let limit): "qplayd sent a reply longer than \(limit >> 20) MiB; qplay does not read it"
         }
+    }
+
+    /// `5` rather than `5.0`; fractions as given.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && value.magnitude < 1e15 ? "\(Int64(value))" : "\(value)"
     }
 }

@@ -172,10 +172,19 @@ extension ProtocolError: WireEncodable {
 }
 
 extension RequestID {
+    private static let numberBytes = Set("0123456789+-.eE".utf8)
+
     func write(to output: inout JSONOutput) {
         switch self {
         case .integer(let value): output.integer(value)
-        case .number(let value): output.number(value)
+        // The number's text from the request (see `Request.decode`), written as it came;
+        // anything that is not number text is left to the slow path.
+        case .number(let text):
+            if Double(text) != nil, text.utf8.allSatisfy({ Self.numberBytes.contains($0) }) {
+                output.bytes.append(contentsOf: text.utf8)
+            } else {
+                output.exact = false
+            }
         case .string(let value): output.string(value)
         }
     }

@@ -10,17 +10,31 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The daemon's socket.", valueName: "PATH"))
     var socket: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to wait for the daemon's greeting and for each answer (default 5, or $QPLAY_TIMEOUT).",
+            valueName: "SECONDS"))
+    var timeout: Timeout?
+
     @Flag(name: .long, help: "Print the protocol result unchanged (JSON).")
     var json = false
 
+    func validate() throws {
+        _ = try Timeout.resolve(explicit: timeout)
+    }
+
     /// The same settings as a plain value (the quick path in QuickInvocation has no
     /// ArgumentParser behind it).
-    var connection: Connection { Connection(socket: socket, json: json) }
+    var connection: Connection {
+        // validate() has checked $QPLAY_TIMEOUT already.
+        Connection(socket: socket, json: json, timeout: (try? Timeout.resolve(explicit: timeout)) ?? .standard)
+    }
 
     var socketPath: String { connection.socketPath }
 
-    func connect(timeout: Double? = 30) throws -> SocketClient {
-        try connection.connect(timeout: timeout)
+    func connect() throws -> SocketClient {
+        try connection.connect()
     }
 
     func run(_ command: Command) throws -> ResponseMessage? {
@@ -28,17 +42,46 @@ struct ConnectionOptions: ParsableArguments {
     }
 }
 
-/// Where the daemon is and how to print results: what `--socket` and `--json` say.
+/// How long qplay waits for the daemon: `--timeout`, else `QPLAY_TIMEOUT`, else 5 s.
+struct Timeout: ExpressibleByArgument, Equatable {
+    let seconds: Double
+
+    static let standard = Timeout(seconds: 5)
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    /// A positive, finite number of seconds.
+    init?(argument: String) {
+        guard let value = Double(argument), value.isFinite, value > 0 else { return nil }
+        seconds = value
+    }
+
+    /// The timeout in force; a malformed `QPLAY_TIMEOUT` is a usage error.
+    static func resolve(explicit: Timeout?) throws -> Timeout {
+        if let explicit { return explicit }
+        guard let raw = getenv("QPLAY_TIMEOUT"), raw.pointee != 0 else { return .standard }
+        let text = String(cString: raw)
+        guard let value = Timeout(argument: text) else {
+            throw ValidationError("QPLAY_TIMEOUT must be a number of seconds greater than 0, got \"\(text)\"")
+        }
+        return value
+    }
+}
+
+/// Where the daemon is, how long to wait for it and how to print results: what
+/// `--socket`, `--timeout` and `--json` say.
 struct Connection {
     var socket: String?
     var json: Bool
+    var timeout: Timeout
 
     var socketPath: String { SocketPath.resolve(explicit: socket) }
 
-    /// Connects, or exits 3 saying where it looked and how to start a daemon.
-    func connect(timeout: Double? = 30) throws -> SocketClient {
+    /// Connects and reads the greeting within the timeout; failures become `Failure`s
+    /// with their exit codes (see `Failure.report`).
+    func connect() throws -> SocketClient {
         do {
-            return try SocketClient(path: socketPath, timeout: timeout)
+            return try SocketClient(path: socketPath, timeout: timeout.seconds)
         } catch {
             throw Failure.connection(error, path: socketPath, source: source)
         }
@@ -71,10 +114,14 @@ struct Connection {
     }
 }
 
-/// What ends a command early, with its exit code.
+/// What ends a command early, with its exit code: 1 the daemon refused (or sent what
+/// qplay cannot read), 3 no daemon, 4 the daemon did not answer in time.
 enum Failure: Error {
     case refused(ProtocolError)
     case connection(ClientError, path: String, source: String)
+
+    /// The daemon is there but said nothing within the timeout.
+    static let noAnswerStatus: Int32 = 4
 
     static func report(_ error: any Error) -> Never {
         switch error {
@@ -87,8 +134,14 @@ enum Failure: Error {
             Output.error("or point qplay at it with --socket PATH or QPLAY_SOCKET.")
             exit(3)
         case Failure.connection(let error, _, _):
+            report(error)
+        case let error as ClientError:
             Output.error("qplay: \(error)")
-            exit(3)
+            switch error {
+            case .timeout: exit(noAnswerStatus)
+            case .refused, .protocolViolation, .replyTooLong: exit(1)
+            case .noDaemon, .connection, .closed, .io: exit(3)
+            }
         case let error as ProtocolError:
             Output.error("qplay: \(error.message)")
             exit(1)
@@ -108,6 +161,6 @@ func performing(_ body: () throws -> Void) throws {
     } catch let error as ProtocolError {
         Failure.report(error)
     } catch let error as ClientError {
-        Failure.report(Failure.connection(error, path: "", source: ""))
+        Failure.report(error)
     }
 }

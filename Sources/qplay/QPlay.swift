@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// `qplay`: drives qplayd over its socket (SPEC §7). Exit codes: 0 success, 1 the daemon
-/// refused, 2 usage error, 3 no daemon.
+/// refused (or sent a reply qplay cannot read), 2 usage error, 3 no daemon, 4 the daemon
+/// did not answer in time.
 @main
 struct QPlay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,9 +16,12 @@ struct QPlay: ParsableCommand {
         discussion: """
             Queue positions are 1-based, as `qplay queue` prints them. Every subcommand takes \
             --socket PATH (else $QPLAY_SOCKET, else $XDG_RUNTIME_DIR/qplay/qplay.sock, else \
-            /tmp/qplay-$UID/qplay.sock) and --json (print the protocol result unchanged).
+            /tmp/qplay-$UID/qplay.sock), --timeout SECONDS (how long to wait for the \
+            daemon's greeting and for each answer; else $QPLAY_TIMEOUT, else 5) and --json \
+            (print the protocol result unchanged).
 
-            Exit codes: 0 success, 1 the daemon refused, 2 usage error, 3 no daemon.
+            Exit codes: 0 success, 1 the daemon refused (or sent a reply qplay cannot read), \
+            2 usage error, 3 no daemon, 4 the daemon did not answer within the timeout.
             """,
         version: QPlayVersion.current,
         subcommands: [

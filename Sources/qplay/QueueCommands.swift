@@ -111,6 +111,10 @@ struct Remove: QuietCommand {
     @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
     @OptionGroup var options: ConnectionOptions
     var command: Command { .remove(.index(position.index)) }
+
+    func run() throws {
+        try runNamingPositions(command, [position], connection: options.connection)
+    }
 }
 
 struct Jump: QuietCommand {
@@ -118,6 +122,10 @@ struct Jump: QuietCommand {
     @Argument(help: "Position, as `qplay queue` shows it.") var position: Position
     @OptionGroup var options: ConnectionOptions
     var command: Command { .jump(.index(position.index)) }
+
+    func run() throws {
+        try runNamingPositions(command, [position], connection: options.connection)
+    }
 }
 
 struct Move: QuietCommand {
@@ -126,4 +134,29 @@ struct Move: QuietCommand {
     @Argument(help: "New position.") var to: Position
     @OptionGroup var options: ConnectionOptions
     var command: Command { .move(from: from.index, to: to.index) }
+
+    func run() throws {
+        try runNamingPositions(command, [from, to], connection: options.connection)
+    }
+}
+
+/// Runs a command that names queue positions. The protocol counts from 0 and so do the
+/// daemon's messages; a position past the end is told again in the 1-based terms of
+/// the command line, with the queue's length.
+func runNamingPositions(_ command: Command, _ positions: [Position], connection: Connection) throws {
+    try performing {
+        do {
+            _ = try connection.run(command)
+        } catch Failure.refused(let error) where error.code == .notFound {
+            var quiet = connection
+            quiet.json = false
+            guard let length = try? quiet.run(.status)?.result(as: Status.self).queueLength,
+                let missing = positions.first(where: { $0.index >= length })
+            else { throw Failure.refused(error) }
+            let entries = length == 1 ? "1 entry" : "\(length) entries"
+            throw Failure.refused(
+                ProtocolError(
+                    .notFound, "no entry at position \(missing.index + 1); the queue has \(entries) (see `qplay queue`)"))
+        }
+    }
 }

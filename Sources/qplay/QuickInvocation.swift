@@ -1,7 +1,8 @@
 import QPlayProtocol
 
 /// The invocations status bars and key bindings spawn all the time — `status`
-/// (`--format`, `--json`), `toggle`, `next`, `press next`, ... with at most `--socket` —
+/// (`--format`, `--json`), `toggle`, `next`, `press next`, ... with at most `--socket`
+/// and `--timeout` —
 /// read without building ArgumentParser's command tree, which costs more than the
 /// rest of the run. Anything else (help, other commands, repeated or unknown options,
 /// `--opt=value`, a value that looks like an option) is left to ArgumentParser, so
@@ -21,6 +22,7 @@ struct QuickInvocation {
         guard let name = arguments.first else { return nil }
         var rest = arguments.dropFirst()
         var socket: String?
+        var timeout: Timeout?
         var json = false
         var format: String?
         var button: ButtonName?
@@ -31,6 +33,11 @@ struct QuickInvocation {
             case "--socket":
                 guard socket == nil, let value = rest.popFirst(), !value.hasPrefix("-") else { return nil }
                 socket = value
+            case "--timeout":
+                guard timeout == nil, let value = rest.popFirst(), let seconds = Timeout(argument: value) else {
+                    return nil
+                }
+                timeout = seconds
             case "--json":
                 guard !json else { return nil }
                 json = true
@@ -43,9 +50,14 @@ struct QuickInvocation {
                 return nil
             }
         }
-        connection = Connection(socket: socket, json: json)
+        // A malformed $QPLAY_TIMEOUT is a usage error: ArgumentParser's path reports it.
+        guard let resolved = try? Timeout.resolve(explicit: timeout) else { return nil }
+        connection = Connection(socket: socket, json: json, timeout: resolved)
         switch name {
-        case "status": action = .status(format: format)
+        case "status":
+            // A template with an error is ArgumentParser's to report, as a usage error.
+            if let format, (try? StatusFormat.validate(format)) == nil { return nil }
+            action = .status(format: format)
         case "press", "release":
             guard let button else { return nil }
             action = name == "press" ? .press(button) : .release(button)

@@ -7,10 +7,15 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
             {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file}; \
+            {{ and }} print literal braces, any other brace or name is a usage error; \
             when stopped it prints just a newline (a status bar then hides the module).
             """)
-    @Option(help: "A template with {placeholders}.") var format: String?
+    @Option(help: "A template with {placeholders}; {{ and }} are literal braces.") var format: String?
     @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        try checkFormat(format)
+    }
 
     func run() throws {
         try Self.show(format: format, connection: options.connection)
@@ -57,10 +62,12 @@ struct Update: ParsableCommand {
                 Output.line("scan started (`qplay update --wait` shows its progress)")
                 return
             }
-            let client = try options.connect(timeout: nil)
+            let client = try options.connect()
             let showProgress = Output.stderrIsTerminal && !options.json
             if showProgress { _ = try client.send(.subscribe([.scan])) }
             let id = try client.submit(.update(path: path, wait: true))
+            // A scan takes as long as the library needs: its answer has no time limit.
+            client.timeout = nil
             while true {
                 guard let message = try client.readMessage() else { throw ClientError.closed }
                 switch message {
@@ -79,5 +86,15 @@ struct Update: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+/// A `--format` template that `StatusFormat` cannot fill is a usage error (exit 2).
+func checkFormat(_ template: String?) throws {
+    guard let template else { return }
+    do {
+        try StatusFormat.validate(template)
+    } catch {
+        throw ValidationError("--format: \(error)")
     }
 }

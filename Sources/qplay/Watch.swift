@@ -13,8 +13,11 @@ struct Watch: ParsableCommand {
             Subscribes to the daemon's events; never polls. While playing it also prints once \
             per second so the position moves (computed from the last status, no request). \
             Identical lines are not repeated. When the daemon goes away it prints an empty \
-            line (--waybar: class "offline") and reconnects with backoff. It exits quietly \
-            when its output is closed.
+            line (--waybar: class "offline") and reconnects with backoff; a daemon that sends \
+            no greeting or answer within --timeout, or that turns the connection away, counts \
+            as gone. Once subscribed it waits for events without a limit, but pings a daemon \
+            it has not heard from for six timeouts (30 s by default) and reconnects when \
+            that goes unanswered. It exits quietly when its output is closed.
             """)
     @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
     @Flag(help: "Waybar custom-module JSON: text, tooltip, class, alt, percentage.") var waybar = false
@@ -22,13 +25,17 @@ struct Watch: ParsableCommand {
 
     func validate() throws {
         if waybar && options.json { throw ValidationError("choose one of --json and --waybar") }
+        try checkFormat(format)
     }
 
     func run() throws {
         var printer = LinePrinter(mode: waybar ? .waybar(format) : options.json ? .json : .format(format))
+        let connection = options.connection
         var backoff = 0.25
         while true {
-            if let client = try? SocketClient(path: options.socketPath, timeout: nil) {
+            // A daemon that refuses (e.g. at its connection cap) or stays silent past the
+            // timeout counts as away, like a missing one.
+            if let client = try? SocketClient(path: connection.socketPath, timeout: connection.timeout.seconds) {
                 backoff = 0.25
                 follow(client, printer: &printer)
                 client.close()
@@ -39,13 +46,23 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// Prints until the connection ends.
+    /// How many timeouts a subscribed watch goes without hearing from the daemon before
+    /// it sends a `ping` to see whether the connection still works (a stopped daemon
+    /// keeps its socket open but answers nothing): 30 s at the default 5 s.
+    static let quietTimeouts = 6.0
+
+    /// Prints until the connection ends or the daemon stops answering.
     private func follow(_ client: SocketClient, printer: inout LinePrinter) {
         do {
             _ = try client.send(.subscribe([.player, .queue]))
             var status = try client.send(.status).result(as: Status.self)
             var receivedAt = Clock.now()
             var pending = client.takePendingEvents()
+            var lastHeard = receivedAt
+            // The `ping` sent after a quiet spell, and when its answer is due.
+            var probe: (id: RequestID, deadline: Double)?
+            let answerTime = client.timeout ?? Timeout.standard.seconds
+            let quietLimit = Self.quietTimeouts * answerTime
             printer.print(status)
             while true {
                 for event in pending {
@@ -61,22 +78,32 @@ struct Watch: ParsableCommand {
                 }
                 if !pending.isEmpty { printer.print(Self.advanced(status, by: Clock.now() - receivedAt)) }
                 pending = []
+                let now = Clock.now()
                 let moving = status.state == .playing && status.seeking == .none && status.position != nil
-                var wait: Double? = nil
+                // Wake when the position passes the next whole second, or when the daemon
+                // has been quiet too long (or owes the probe's answer).
+                var wakeAt = probe?.deadline ?? lastHeard + quietLimit
                 if moving {
-                    // Wake when the position passes the next whole second.
-                    let position = status.position! + (Clock.now() - receivedAt)
-                    wait = max(0.02, position.rounded(.down) + 1 - position)
+                    let position = status.position! + (now - receivedAt)
+                    wakeAt = min(wakeAt, now + max(0.02, position.rounded(.down) + 1 - position))
                 }
-                if try client.hasBufferedLine() || client.waitReadable(timeout: wait) {
-                    guard case .event(let event)? = try client.readMessage() else {
-                        guard client.hasBufferedLine() else { return }
-                        continue
+                if try client.hasBufferedLine() || client.waitReadable(timeout: max(0, wakeAt - now)) {
+                    // An end of stream is a daemon gone; a line cut short times out inside.
+                    guard let message = try client.readMessage() else { return }
+                    lastHeard = Clock.now()
+                    switch message {
+                    case .event(let event): pending = [event]
+                    case .response(let response) where response.id == probe?.id: probe = nil
+                    case .response, .greeting: continue
                     }
-                    pending = [event]
-                } else {
-                    printer.print(Self.advanced(status, by: Clock.now() - receivedAt))
+                    continue
                 }
+                let later = Clock.now()
+                if let due = probe?.deadline, later >= due { return }
+                if probe == nil, later >= lastHeard + quietLimit {
+                    probe = (try client.submit(.ping), later + answerTime)
+                }
+                if moving { printer.print(Self.advanced(status, by: later - receivedAt)) }
             }
         } catch {
             return

@@ -109,7 +109,7 @@ import Testing
         #expect(output.audio == [.setNext(h.request(3, 1))])
         #expect(h.nowPlaying == "A")
         #expect(h.status.queueModified)
-        #expect(throws: EngineError.notFound("no entry at index 5")) {
+        #expect(throws: EngineError.notFound("no entry at index 5; the queue has 2 entries")) {
             try h.engine.remove(index: 5, now: h.clock.now, position: 0)
         }
         #expect(throws: EngineError.notFound("no entry 99 in the queue")) {
@@ -166,7 +166,7 @@ import Testing
     @Test func moveRejectsBadIndexesAndIgnoresANoOp() throws {
         var h = Harness()
         try h.add(tracks("A", "B"))
-        #expect(throws: EngineError.notFound("no entry at index 2")) {
+        #expect(throws: EngineError.notFound("no entry at index 2; the queue has 2 entries")) {
             try h.engine.move(from: 0, to: 2, now: h.clock.now, position: 0)
         }
         let output = try h.act { try $0.move(from: 1, to: 1, now: $1, position: $2) }

@@ -63,10 +63,10 @@ struct ClientSupportTests {
 
     @Test func formatPlaceholders() {
         let template =
-            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{volume}|{index}|{queue_length}|{file}|{nope}"
+            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{volume}|{index}|{queue_length}|{file}|{{x}}"
         #expect(
             StatusFormat.render(template, status: sampleStatus)
-                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|80|3|4|Artist/Album/01 Song.mp3|{nope}")
+                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|80|3|4|Artist/Album/01 Song.mp3|{x}")
         #expect(Set(StatusFormat.placeholders).count == 15)
     }
 

@@ -106,7 +106,7 @@ struct FastEncodingTests {
     }
 
     @Test func responseEnvelopes() throws {
-        let ids: [RequestID?] = [nil, .integer(0), .integer(-42), .number(1.5), .number(3), .string("a\"b/ü")]
+        let ids: [RequestID?] = [nil, .integer(0), .integer(-42), .number("1.5"), .number("3"), .string("a\"b/ü")]
         for id in ids {
             let success = Envelope(id: id, ok: true, result: sampleStatus, error: nil)
             #expect(Response.success(sampleStatus).encodedLine(id: id) == (try reference(success)))

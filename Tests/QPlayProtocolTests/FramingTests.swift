@@ -40,6 +40,38 @@ struct FramingTests {
         #expect(frames == [.tooLong, .line(Array(#"{"cmd":"ping"}"#.utf8))])
     }
 
+    /// `hasFrame` (SocketClient's look without reading) must agree with `next()` at every
+    /// step, also around overlong lines.
+    @Test func hasFrameAgreesWithNext() {
+        let chunks = ["ab", "c\nde", "f\n\n", "0123456789", "01", "2\nxy", "\n", "0123456789AB", "\nq", "\n"]
+        var framer = LineFramer(limit: 8)
+        for chunk in chunks {
+            framer.append(Array(chunk.utf8))
+            while true {
+                let predicted = framer.hasFrame
+                let frame = framer.next()
+                #expect(predicted == (frame != nil), "after \(chunk): \(String(describing: frame))")
+                if frame == nil { break }
+            }
+        }
+    }
+
+    @Test func aHundredThousandEntryQueueAnswerFitsTheReplyLimit() {
+        // Long tags: 120-byte paths, 40-byte titles and albums, 30-byte artists.
+        let entries = (0..<100_000).map { index in
+            Entry(
+                entry: Int64(100_000 + index), index: index,
+                track: Track(
+                    id: Int64(index), path: String(repeating: "p", count: 120), title: String(repeating: "t", count: 40),
+                    artist: String(repeating: "a", count: 30), album: String(repeating: "b", count: 40),
+                    albumArtist: String(repeating: "c", count: 30), track: 12, disc: 1, year: 2003, genre: "Rock",
+                    duration: 236.457))
+        }
+        let line = Response.success(Queue(entries: entries, current: 100_000, modified: false)).encodedLine(id: .integer(1))
+        #expect(line.count > 40_000_000)
+        #expect(line.count < SocketClient.replyLimit, "\(line.count) bytes")
+    }
+
     @Test func responseMessagesKeepTheRawResult() throws {
         let line = Array(#"{"id":3,"ok":true,"result":{"b":[1,{"c":"}"}],"a":null}}"#.utf8)
         guard case .response(let response) = try ServerMessage.decode(line: line) else {

@@ -27,6 +27,8 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// The child was still running at `runProcess`'s `killAfter` and was killed.
+    public var killed = false
 }
 
 /// A child started with posix_spawn and reaped with waitpid on its own pid.
@@ -148,7 +150,7 @@ func readAll(_ fd: Int32) -> Data {
 @discardableResult
 public func runProcess(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-    stdin: Data? = nil
+    stdin: Data? = nil, killAfter: Double? = nil
 ) throws -> ProcessResult {
     let out = try ClosingPipe()
     let err = try ClosingPipe()
@@ -164,6 +166,22 @@ public func runProcess(
     close(out.write)
     close(err.write)
     close(input.read)
+    // A bound against a child that hangs (what some tests check it does not do), not a
+    // measurement: the child is killed only when it is still running at the deadline.
+    let killed = SharedFlag()
+    if let killAfter {
+        let deadline = Date().addingTimeInterval(killAfter)
+        Thread {
+            while child.isRunning {
+                if Date() >= deadline {
+                    killed.set()
+                    child.signal(SIGKILL)
+                    return
+                }
+                usleep(20_000)
+            }
+        }.start()
+    }
     if let stdin {
         stdin.withUnsafeBytes { bytes in
             var offset = 0
@@ -187,10 +205,30 @@ public func runProcess(
     done.wait()
     close(out.read)
     close(err.read)
+    let status = child.wait()
     return ProcessResult(
-        status: child.wait(),
+        status: status,
         stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+        stderr: String(decoding: errData, as: UTF8.self),
+        killed: killed.isSet)
+}
+
+/// A flag one thread sets and another reads.
+private final class SharedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// A long-running child (e.g. `qplay watch`) whose standard output is read line by line

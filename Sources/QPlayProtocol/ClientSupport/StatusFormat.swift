@@ -5,26 +5,86 @@ public enum StatusFormat {
         "remaining", "state", "volume", "index", "queue_length", "file",
     ]
 
-    /// The template filled from `status`; absent values become empty, unknown
-    /// placeholders stay as written. Stopped: the empty string (a status bar then hides
-    /// the module).
+    /// What is wrong with a template; the message says where and how to fix it.
+    public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+        case unknownPlaceholder(String)
+        /// A `{` (at this 1-based character) with no `}` after it.
+        case unclosedBrace(at: Int)
+        /// A single `}` (at this 1-based character) that closes nothing.
+        case strayClosingBrace(at: Int)
+
+        public var description: String {
+            switch self {
+            case .unknownPlaceholder(let name):
+                "unknown placeholder {\(name)} (placeholders: "
+                    + StatusFormat.placeholders.map { "{\($0)}" }.joined(separator: " ") + "; {{ and }} are literal braces)"
+            case .unclosedBrace(let offset):
+                "the { at character \(offset) is never closed (write {{ for a literal {)"
+            case .strayClosingBrace(let offset):
+                "the } at character \(offset) closes no placeholder (write }} for a literal })"
+            }
+        }
+    }
+
+    /// A template cut into literal text and placeholder names.
+    enum Piece: Equatable {
+        case text(String)
+        case placeholder(String)
+    }
+
+    /// Checks a template: `{name}` must name a placeholder, `{{` and `}}` stand for
+    /// literal braces (as in Python's `str.format`), any other brace is an error.
+    public static func validate(_ template: String) throws(TemplateError) {
+        _ = try pieces(of: template)
+    }
+
+    static func pieces(of template: String) throws(TemplateError) -> [Piece] {
+        var pieces: [Piece] = []
+        var text = ""
+        let characters = Array(template)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            switch character {
+            case "{" where next == "{", "}" where next == "}":
+                text.append(character)
+                index += 2
+            case "{":
+                guard let close = characters[(index + 1)...].firstIndex(of: "}") else {
+                    throw .unclosedBrace(at: index + 1)
+                }
+                let name = String(characters[(index + 1)..<close])
+                guard placeholders.contains(name) else { throw .unknownPlaceholder(name) }
+                if !text.isEmpty { pieces.append(.text(text)) }
+                text = ""
+                pieces.append(.placeholder(name))
+                index = close + 1
+            case "}":
+                throw .strayClosingBrace(at: index + 1)
+            default:
+                text.append(character)
+                index += 1
+            }
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        return pieces
+    }
+
+    /// The template filled from `status`; absent values become empty. Stopped: the empty
+    /// string (a status bar then hides the module). A template `validate` refuses is
+    /// printed as written (qplay checks templates before it asks the daemon).
     public static func render(_ template: String, status: Status) -> String {
         guard status.state != .stopped else { return "" }
+        guard let pieces = try? pieces(of: template) else { return template }
         var output = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            output += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
-            let name = String(rest[afterOpen..<close])
-            if let value = value(of: name, in: status) {
-                output += value
-            } else {
-                output += rest[open...close]
+        for piece in pieces {
+            switch piece {
+            case .text(let text): output += text
+            case .placeholder(let name): output += value(of: name, in: status) ?? ""
             }
-            rest = rest[rest.index(after: close)...]
         }
-        return output + rest
+        return output
     }
 
     /// A placeholder's text; nil for a name that is no placeholder.

@@ -40,9 +40,16 @@ struct ExitCodeEndToEndTests {
             #expect(nothing.stderr.contains("zzzz-nothing"), "\(nothing.stderr)")
             #expect(try daemon.qplayJSON("status")["queue_length"] as? Int == 0, "a failed add changes nothing")
             try daemon.qplayOK("add", "love")
-            let missing = try daemon.qplay("jump", "9")
-            #expect(missing.status == 1)
-            #expect(!missing.stderr.isEmpty)
+            let length = try daemon.qplayJSON("status")["queue_length"] as? Int ?? 0
+            let entries = length == 1 ? "1 entry" : "\(length) entries"
+            // Positions past the end are told in the 1-based terms of `qplay queue`.
+            for arguments in [["jump", "999"], ["remove", "999"], ["move", "1", "999"]] {
+                let missing = try daemon.qplay(arguments: arguments)
+                #expect(missing.status == 1)
+                #expect(
+                    missing.stderr == "qplay: no entry at position 999; the queue has \(entries) (see `qplay queue`)\n",
+                    "qplay \(arguments): \(missing.stderr)")
+            }
         }
     }
 }
