@@ -17,6 +17,8 @@ public struct LibraryScanner: Sendable {
     public var parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Files written per transaction.
     public var batchSize: Int = 500
+    /// The most TagLib may spend on one file before it is skipped.
+    public var readBudget: TagReadBudget = .standard
 
     public init(musicDirectory: FilePath, index: LibraryIndex, extensions: Set<String>) {
         self.musicDirectory = musicDirectory
@@ -72,8 +74,8 @@ public struct LibraryScanner: Sendable {
         var found: [(relative: [UInt8], entry: MusicFileWalker.Entry)] = []
         var problems: [ScanProblem] = []
         var protectedPrefixes: [[UInt8]] = []  // unreadable folders: keep what they held
-        var walkInfo = stat()
-        let walkRootExists = walkRoot.withPlatformString { stat($0, &walkInfo) } == 0 || errno != ENOENT
+        let walkRootExists = Self.exists(walkRoot)
+        if !walkRootExists, let subpath, !subpath.isEmpty { try checkSubpath(subpath) }
         if walkRootExists {
             let walker = MusicFileWalker(extensions: extensions)
             let walkProblems = walker.walk(walkRoot) { entry in
@@ -90,57 +92,113 @@ public struct LibraryScanner: Sendable {
             }
         }
 
-        // 2. Compare with the index.
+        // 2. Compare with the index. Files an earlier scan skipped and remembered are
+        // neither read nor reported again while their size and mtime stay the same.
         let known = try index.knownFiles()
+        let remembered = try index.rememberedSkips()
         var jobs: [ParseJob] = []
         var unchanged = 0
+        var skippedBefore = 0
         var seenKnown = Set<Data>()
+        var seenSkips = Set<Data>()
+        var specialFiles: [(relative: [UInt8], entry: MusicFileWalker.Entry, kind: String, knownID: TrackID?)] = []
         for (relative, entry) in found {
             let key = Data(relative)
             let old = known[key]
-            if let old {
-                seenKnown.insert(key)
-                if old.size == entry.size && old.modificationTime == entry.modificationTime {
-                    unchanged += 1
+            if old != nil { seenKnown.insert(key) }
+            let skip = remembered[key]
+            if let skip {
+                seenSkips.insert(key)
+                if old == nil && skip.matches(size: entry.size, modificationTime: entry.modificationTime) {
+                    skippedBefore += 1
                     continue
                 }
+            }
+            if let kind = entry.special {
+                // Never opened: a FIFO blocks a reader, /dev/zero never ends.
+                specialFiles.append((relative, entry, kind, old?.id))
+                continue
+            }
+            if let old, old.size == entry.size && old.modificationTime == entry.modificationTime {
+                unchanged += 1
+                continue
             }
             jobs.append(
                 ParseJob(
                     absolutePath: entry.pathBytes, relativePath: relative, size: entry.size,
-                    modificationTime: entry.modificationTime, knownID: old?.id))
+                    modificationTime: entry.modificationTime, knownID: old?.id, wasSkipped: skip != nil))
+        }
+        func isProtected(_ key: Data) -> Bool {
+            protectedPrefixes.contains { folder in
+                key.starts(with: folder) && (key.count == folder.count || key[key.startIndex + folder.count] == UInt8(ascii: "/"))
+            }
         }
         var vanished: [TrackID] = []
         for (key, file) in known where !seenKnown.contains(key) {
             guard key.starts(with: prefix) else { continue }
-            let isProtected = protectedPrefixes.contains { folder in
-                key.starts(with: folder) && (key.count == folder.count || key[key.startIndex + folder.count] == UInt8(ascii: "/"))
-            }
-            if !isProtected { vanished.append(file.id) }
+            if !isProtected(key) { vanished.append(file.id) }
+        }
+        var forgotten: [[UInt8]] = []
+        for key in remembered.keys where !seenSkips.contains(key) && key.starts(with: prefix) && !isProtected(key) {
+            forgotten.append(Array(key))
         }
         let total = found.count
-        progress(ScanProgress(seen: unchanged, total: total, rate: Double(unchanged) / max(elapsed(), 1e-6), done: false))
+        var seen = unchanged + skippedBefore
+        progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
+
+        var summary = ScanSummary(unchanged: unchanged, problems: problems)
+        summary.skipped = problems.count + skippedBefore
+        summary.skippedBefore = skippedBefore
+        if !specialFiles.isEmpty {
+            var skips: [SkippedFile] = []
+            var dropped: [TrackID] = []
+            for special in specialFiles {
+                let reason = "not a regular file (\(special.kind))"
+                summary.skipped += 1
+                summary.problems.append(ScanProblem(path: Self.display(special.relative), reason: reason))
+                skips.append(
+                    SkippedFile(
+                        pathBytes: special.relative, size: special.entry.size,
+                        modificationTime: special.entry.modificationTime, reason: reason))
+                if let id = special.knownID {
+                    dropped.append(id)
+                    summary.removed += 1
+                }
+            }
+            try index.write([], removing: dropped, remembering: skips)
+            seen += specialFiles.count
+        }
 
         // 3. Read changed and new files on every core; write in batches as they come.
-        var summary = ScanSummary(unchanged: unchanged, problems: problems)
-        summary.skipped = problems.count
-        var seen = unchanged
-        let parser = ParallelTagParser(threads: parallelism, batchSize: batchSize)
+        var parser = ParallelTagParser(threads: parallelism, batchSize: batchSize)
+        parser.budget = readBudget
         try parser.parse(jobs) { outcomes in
             var files: [IndexedFile] = []
             var dropped: [TrackID] = []
+            var skips: [SkippedFile] = []
+            var readable: [[UInt8]] = []
             for outcome in outcomes {
                 switch outcome {
                 case .parsed(let file, let warnings, let job):
                     files.append(file)
+                    if job.wasSkipped { readable.append(job.relativePath) }
                     if job.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
                     for warning in warnings {
                         summary.problems.append(
                             ScanProblem(path: Self.display(job.relativePath), reason: warning, skipped: false))
                     }
-                case .failed(let reason, let job):
+                case .failed(let reason, let lasting, let job):
                     summary.skipped += 1
                     summary.problems.append(ScanProblem(path: Self.display(job.relativePath), reason: reason))
+                    if lasting {
+                        skips.append(
+                            SkippedFile(
+                                pathBytes: job.relativePath, size: job.size,
+                                modificationTime: job.modificationTime, reason: reason))
+                    } else if job.wasSkipped {
+                        // Tried again next time (and reported again) until it opens.
+                        readable.append(job.relativePath)
+                    }
                     // It was indexed before and is no longer readable: it goes.
                     if let id = job.knownID {
                         dropped.append(id)
@@ -148,7 +206,7 @@ public struct LibraryScanner: Sendable {
                     }
                 }
             }
-            try index.write(files, removing: dropped)
+            try index.write(files, removing: dropped, remembering: skips, forgetting: readable)
             seen += outcomes.count
             progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
         }
@@ -157,7 +215,7 @@ public struct LibraryScanner: Sendable {
         summary.removed += vanished.count
         summary.problems.sort { $0.path < $1.path }
         summary.seconds = elapsed()
-        try index.write([], removing: vanished, lastScan: summary)
+        try index.write([], removing: vanished, forgetting: forgotten, lastScan: summary)
         progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(summary.seconds, 1e-6), done: true))
         return summary
     }
@@ -185,6 +243,21 @@ public struct LibraryScanner: Sendable {
             if !isDotOrDotDot { return }
         }
         throw LibraryScanError.musicDirectoryEmpty(musicDirectory)
+    }
+
+    /// Throws `subpathNotFound` when `subpath` (relative) names nothing in the music
+    /// directory and the index holds nothing there: a scan of it could only answer
+    /// "nothing changed". A folder that is gone but still indexed passes (its scan
+    /// removes its tracks). Lets a caller refuse before it queues the scan.
+    public func checkSubpath(_ subpath: FilePath) throws {
+        guard !subpath.isEmpty, !Self.exists(musicDirectory.appending(subpath.components)) else { return }
+        if try !index.holdsEntries(at: subpath) { throw LibraryScanError.subpathNotFound(subpath) }
+    }
+
+    /// Whether `path` (symlinks followed) is there, or at least not known to be missing.
+    private static func exists(_ path: FilePath) -> Bool {
+        var info = stat()
+        return path.withPlatformString { stat($0, &info) } == 0 || errno != ENOENT
     }
 
     static func display(_ relativePath: [UInt8]) -> String {
