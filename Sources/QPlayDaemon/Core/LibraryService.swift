@@ -53,7 +53,7 @@ actor LibraryService {
                     log.warning("\(problem.skipped ? "skipped" : "indexed with a problem") \(problem.path): \(problem.reason)")
                 }
                 // Files skipped and remembered by an earlier scan are counted, not listed again.
-                let before = summary.skippedBefore > 0 ? " (\(summary.skippedBefore) as before, unchanged)" : ""
+                let before = summary.skippedBefore > 0 ? " (\(summary.skippedBefore) known from earlier scans, not read again)" : ""
                 log.info(
                     "scan done in \((summary.seconds * 100).rounded() / 100) s: \(summary.added) added, \(summary.updated) updated, \(summary.removed) removed, \(summary.skipped) skipped\(before)")
                 return summary
