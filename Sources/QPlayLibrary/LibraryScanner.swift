@@ -92,96 +92,35 @@ public struct LibraryScanner: Sendable {
             }
         }
 
-        // 2. Compare with the index. Files an earlier scan skipped and remembered are
-        // neither read nor reported again while their size and mtime stay the same.
-        let known = try index.knownFiles()
-        let remembered = try index.rememberedSkips()
-        var jobs: [ParseJob] = []
-        var unchanged = 0
-        var skippedBefore = 0
-        var seenKnown = Set<Data>()
-        var seenSkips = Set<Data>()
-        var specialFiles: [(relative: [UInt8], entry: MusicFileWalker.Entry, kind: String, knownID: TrackID?)] = []
-        for (relative, entry) in found {
-            let key = Data(relative)
-            let old = known[key]
-            if old != nil { seenKnown.insert(key) }
-            let skip = remembered[key]
-            if let skip {
-                seenSkips.insert(key)
-                if old == nil && skip.matches(size: entry.size, modificationTime: entry.modificationTime) {
-                    skippedBefore += 1
-                    continue
-                }
-            }
-            if let kind = entry.special {
-                // Never opened: a FIFO blocks a reader, /dev/zero never ends.
-                specialFiles.append((relative, entry, kind, old?.id))
-                continue
-            }
-            if let old, old.size == entry.size && old.modificationTime == entry.modificationTime {
-                unchanged += 1
-                continue
-            }
-            jobs.append(
-                ParseJob(
-                    absolutePath: entry.pathBytes, relativePath: relative, size: entry.size,
-                    modificationTime: entry.modificationTime, knownID: old?.id, wasSkipped: skip != nil))
-        }
-        func isProtected(_ key: Data) -> Bool {
-            protectedPrefixes.contains { folder in
-                key.starts(with: folder) && (key.count == folder.count || key[key.startIndex + folder.count] == UInt8(ascii: "/"))
-            }
-        }
-        var vanished: [TrackID] = []
-        for (key, file) in known where !seenKnown.contains(key) {
-            guard key.starts(with: prefix) else { continue }
-            if !isProtected(key) { vanished.append(file.id) }
-        }
-        var forgotten: [[UInt8]] = []
-        for key in remembered.keys where !seenSkips.contains(key) && key.starts(with: prefix) && !isProtected(key) {
-            forgotten.append(Array(key))
-        }
+        // 2. Compare with the index.
+        let plan = ScanPlan(
+            found: found, known: try index.knownFiles(), remembered: try index.rememberedSkips(),
+            prefix: prefix, protectedPrefixes: protectedPrefixes)
         let total = found.count
-        var seen = unchanged + skippedBefore
+        var seen = plan.unchanged + plan.skippedBefore
         progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
 
-        var summary = ScanSummary(unchanged: unchanged, problems: problems)
-        summary.skipped = problems.count + skippedBefore
-        summary.skippedBefore = skippedBefore
-        if !specialFiles.isEmpty {
-            var skips: [SkippedFile] = []
-            var dropped: [TrackID] = []
-            for special in specialFiles {
-                let reason = "not a regular file (\(special.kind))"
-                summary.skipped += 1
-                summary.problems.append(ScanProblem(path: Self.display(special.relative), reason: reason))
-                skips.append(
-                    SkippedFile(
-                        pathBytes: special.relative, size: special.entry.size,
-                        modificationTime: special.entry.modificationTime, reason: reason))
-                if let id = special.knownID {
-                    dropped.append(id)
-                    summary.removed += 1
-                }
-            }
-            try index.write([], removing: dropped, remembering: skips)
-            seen += specialFiles.count
+        var summary = ScanSummary(unchanged: plan.unchanged, problems: problems)
+        summary.skipped = problems.count + plan.skippedBefore
+        summary.skippedBefore = plan.skippedBefore
+        if !plan.specialFiles.isEmpty {
+            try skip(plan.specialFiles, in: &summary)
+            seen += plan.specialFiles.count
         }
 
         // 3. Read changed and new files on every core; write in batches as they come.
         var parser = ParallelTagParser(threads: parallelism, batchSize: batchSize)
         parser.budget = readBudget
-        try parser.parse(jobs) { outcomes in
+        try parser.parse(plan.jobs) { outcomes in
             var files: [IndexedFile] = []
             var dropped: [TrackID] = []
             var skips: [SkippedFile] = []
-            var readable: [[UInt8]] = []
+            var forget: [[UInt8]] = []
             for outcome in outcomes {
                 switch outcome {
                 case .parsed(let file, let warnings, let job):
                     files.append(file)
-                    if job.wasSkipped { readable.append(job.relativePath) }
+                    if job.wasSkipped { forget.append(job.relativePath) }
                     if job.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
                     for warning in warnings {
                         summary.problems.append(
@@ -197,7 +136,7 @@ public struct LibraryScanner: Sendable {
                                 modificationTime: job.modificationTime, reason: reason))
                     } else if job.wasSkipped {
                         // Tried again next time (and reported again) until it opens.
-                        readable.append(job.relativePath)
+                        forget.append(job.relativePath)
                     }
                     // It was indexed before and is no longer readable: it goes.
                     if let id = job.knownID {
@@ -206,18 +145,39 @@ public struct LibraryScanner: Sendable {
                     }
                 }
             }
-            try index.write(files, removing: dropped, remembering: skips, forgetting: readable)
+            try index.write(files, removing: dropped, remembering: skips, forgetting: forget)
             seen += outcomes.count
             progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
         }
 
         // 4. Vanished files, and the summary, in the last transaction.
-        summary.removed += vanished.count
+        summary.removed += plan.vanished.count
         summary.problems.sort { $0.path < $1.path }
         summary.seconds = elapsed()
-        try index.write([], removing: vanished, forgetting: forgotten, lastScan: summary)
+        try index.write([], removing: plan.vanished, forgetting: plan.forgotten, lastScan: summary)
         progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(summary.seconds, 1e-6), done: true))
         return summary
+    }
+
+    /// Skips FIFOs, sockets and devices without opening them (a FIFO blocks a reader,
+    /// /dev/zero never ends), remembers them, and drops a track that became one.
+    private func skip(_ files: [ScanPlan.SpecialFile], in summary: inout ScanSummary) throws {
+        var skips: [SkippedFile] = []
+        var dropped: [TrackID] = []
+        for file in files {
+            let reason = "not a regular file (\(file.kind))"
+            summary.skipped += 1
+            summary.problems.append(ScanProblem(path: Self.display(file.relativePath), reason: reason))
+            skips.append(
+                SkippedFile(
+                    pathBytes: file.relativePath, size: file.entry.size,
+                    modificationTime: file.entry.modificationTime, reason: reason))
+            if let id = file.knownID {
+                dropped.append(id)
+                summary.removed += 1
+            }
+        }
+        try index.write([], removing: dropped, remembering: skips)
     }
 
     /// Refuses to scan (and so to purge anything) when the music directory is missing,
