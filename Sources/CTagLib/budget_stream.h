@@ -37,7 +37,8 @@ public:
         if (length == 0) return TagLib::ByteVector();
         // A header may claim a huge block; never allocate past the end of the file.
         const long position = std::ftell(file_);
-        if (position >= 0 && position < size_ && length > static_cast<unsigned long>(size_ - position)) {
+        if (position >= size_) return TagLib::ByteVector();
+        if (position >= 0 && length > static_cast<unsigned long>(size_ - position)) {
             length = static_cast<unsigned long>(size_ - position);
         }
         if (budget_.max_bytes > 0 && bytes_ + static_cast<long long>(length) > budget_.max_bytes) {
