@@ -1,6 +1,8 @@
 #include "qplay_taglib.h"
+#include "budget_stream.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -168,32 +170,12 @@ bool starts_with_zeros(int fd) {
     return read_any;
 }
 
-}  // namespace
-
-extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no) {
-    std::memset(out, 0, sizeof(*out));
-    silence_taglib();
-    if (err_no) *err_no = 0;
-    // TagLib reports an unreadable file the same way as an unknown format; ask first so
-    // the scanner can say which it was.
-    // Non-blocking, and only regular files: a FIFO or device put in place of a file
-    // after the walk saw it would block or never end a scanner thread.
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (err_no) *err_no = errno;
-        return QP_TAG_UNREADABLE;
-    }
-    struct stat info;
-    bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
-    bool zeros = regular && starts_with_zeros(fd);
-    ::close(fd);
-    if (!regular) {
-        if (err_no) *err_no = EINVAL;
-        return QP_TAG_UNREADABLE;
-    }
-    if (zeros) return QP_TAG_NOT_AUDIO;
+// Reads tags and properties through `stream`. A read past the budget throws out of TagLib
+// (an empty read would look like the end of the file to some of its loops and to none of
+// its length checks); what TagLib built by then is dropped with the exception.
+qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
     try {
-        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
+        TagLib::FileRef ref(stream, true, TagLib::AudioProperties::Average);
         if (ref.isNull()) {
             return ref.file() ? QP_TAG_INVALID : QP_TAG_UNSUPPORTED;
         }
@@ -222,10 +204,57 @@ extern "C" qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *er
         out->channels = props->channels();
         if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) read_lame_header(mpeg, out);
         return QP_TAG_OK;
+    } catch (const qplay::BudgetExceeded &exceeded) {
+        qp_tag_info_free(out);
+        return exceeded.time ? QP_TAG_TIME_BUDGET : QP_TAG_BYTE_BUDGET;
     } catch (...) {
         qp_tag_info_free(out);
         return QP_TAG_FAILED;
     }
+}
+
+}  // namespace
+
+extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, qp_tag_info *out,
+                                     int *err_no) {
+    std::memset(out, 0, sizeof(*out));
+    silence_taglib();
+    if (err_no) *err_no = 0;
+    // Read-only (TagLib's FileRef(path) would open it for writing), non-blocking, and
+    // only regular files: a FIFO or device put in place of a file after the walk saw it
+    // would block or never end a scanner thread. TagLib reports an unreadable file the
+    // same way as an unknown format; opening it here also tells the scanner which.
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (err_no) *err_no = errno;
+        return QP_TAG_UNREADABLE;
+    }
+    struct stat info;
+    if (::fstat(fd, &info) != 0) {
+        if (err_no) *err_no = errno;
+        ::close(fd);
+        return QP_TAG_UNREADABLE;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        ::close(fd);
+        return QP_TAG_NOT_REGULAR;
+    }
+    if (starts_with_zeros(fd)) {
+        ::close(fd);
+        return QP_TAG_NOT_AUDIO;
+    }
+    std::FILE *file = ::fdopen(fd, "rb");
+    if (!file) {
+        if (err_no) *err_no = errno;
+        ::close(fd);
+        return QP_TAG_UNREADABLE;
+    }
+    const qp_tag_budget unlimited = {0, 0};
+    qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited);
+    const qp_tag_status status = read_stream(&stream, out);
+    out->bytes_read = stream.bytesRead();
+    out->cpu_nanoseconds = stream.cpuNanoseconds();
+    return status;
 }
 
 extern "C" void qp_tag_info_free(qp_tag_info *info) {

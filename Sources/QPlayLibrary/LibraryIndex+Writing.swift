@@ -28,10 +28,12 @@ extension LibraryIndex {
     }
 
     /// Writes one batch in one transaction: inserts or updates `files` (ids kept for
-    /// known paths), deletes `removals`, and stores `lastScan` when given.
-    func write(_ files: [IndexedFile], removing removals: [TrackID] = [], lastScan: ScanSummary? = nil)
-        throws
-    {
+    /// known paths), deletes `removals`, remembers `skips` (replacing what was known of
+    /// their paths), forgets the skips at `forgetting`, and stores `lastScan` when given.
+    func write(
+        _ files: [IndexedFile], removing removals: [TrackID] = [], remembering skips: [SkippedFile] = [],
+        forgetting forgotten: [[UInt8]] = [], lastScan: ScanSummary? = nil
+    ) throws {
         try pool.write { db in
             let upsert = try db.cachedStatement(sql: TrackRow.upsert)
             for file in files {
@@ -40,6 +42,18 @@ extension LibraryIndex {
             if !removals.isEmpty {
                 let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE id = ?")
                 for id in removals { try delete.execute(arguments: [id]) }
+            }
+            if !skips.isEmpty {
+                let remember = try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO skipped_file (path, file_size, mtime, reason) VALUES (?, ?, ?, ?)")
+                for skip in skips {
+                    try remember.execute(
+                        arguments: [Data(skip.pathBytes), skip.size, skip.modificationTime, skip.reason])
+                }
+            }
+            if !forgotten.isEmpty {
+                let forget = try db.cachedStatement(sql: "DELETE FROM skipped_file WHERE path = ?")
+                for path in forgotten { try forget.execute(arguments: [Data(path)]) }
             }
             try db.execute(sql: Self.bumpGeneration)
             if let lastScan {

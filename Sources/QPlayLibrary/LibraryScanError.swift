@@ -9,6 +9,9 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
     case musicDirectoryEmpty(FilePath)
     /// The subpath to scan is absolute or climbs out of the music directory.
     case subpathOutsideMusicDirectory(FilePath)
+    /// The subpath to scan names nothing in the music directory, and the index holds
+    /// nothing there either (a folder that was deleted is scanned: its tracks go).
+    case subpathNotFound(FilePath)
     /// Another scan of the same index is running.
     case scanInProgress
 
@@ -20,6 +23,8 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
             return "music directory \(path) is empty (is the disk mounted?); the index was left as it was"
         case .subpathOutsideMusicDirectory(let path):
             return "\(path) is not a path inside the music directory"
+        case .subpathNotFound(let path):
+            return "\(path) does not exist in the music directory"
         case .scanInProgress:
             return "a scan is already running"
         }

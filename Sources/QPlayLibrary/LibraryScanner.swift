@@ -17,6 +17,8 @@ public struct LibraryScanner: Sendable {
     public var parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Files written per transaction.
     public var batchSize: Int = 500
+    /// The most TagLib may spend on one file before it is skipped.
+    public var readBudget: TagReadBudget = .standard
 
     public init(musicDirectory: FilePath, index: LibraryIndex, extensions: Set<String>) {
         self.musicDirectory = musicDirectory
@@ -72,8 +74,8 @@ public struct LibraryScanner: Sendable {
         var found: [(relative: [UInt8], entry: MusicFileWalker.Entry)] = []
         var problems: [ScanProblem] = []
         var protectedPrefixes: [[UInt8]] = []  // unreadable folders: keep what they held
-        var walkInfo = stat()
-        let walkRootExists = walkRoot.withPlatformString { stat($0, &walkInfo) } == 0 || errno != ENOENT
+        let walkRootExists = Self.exists(walkRoot)
+        if !walkRootExists, let subpath, !subpath.isEmpty { try checkSubpath(subpath) }
         if walkRootExists {
             let walker = MusicFileWalker(extensions: extensions)
             let walkProblems = walker.walk(walkRoot) { entry in
@@ -91,56 +93,51 @@ public struct LibraryScanner: Sendable {
         }
 
         // 2. Compare with the index.
-        let known = try index.knownFiles()
-        var jobs: [ParseJob] = []
-        var unchanged = 0
-        var seenKnown = Set<Data>()
-        for (relative, entry) in found {
-            let key = Data(relative)
-            let old = known[key]
-            if let old {
-                seenKnown.insert(key)
-                if old.size == entry.size && old.modificationTime == entry.modificationTime {
-                    unchanged += 1
-                    continue
-                }
-            }
-            jobs.append(
-                ParseJob(
-                    absolutePath: entry.pathBytes, relativePath: relative, size: entry.size,
-                    modificationTime: entry.modificationTime, knownID: old?.id))
-        }
-        var vanished: [TrackID] = []
-        for (key, file) in known where !seenKnown.contains(key) {
-            guard key.starts(with: prefix) else { continue }
-            let isProtected = protectedPrefixes.contains { folder in
-                key.starts(with: folder) && (key.count == folder.count || key[key.startIndex + folder.count] == UInt8(ascii: "/"))
-            }
-            if !isProtected { vanished.append(file.id) }
-        }
+        let plan = ScanPlan(
+            found: found, known: try index.knownFiles(), remembered: try index.rememberedSkips(),
+            prefix: prefix, protectedPrefixes: protectedPrefixes)
         let total = found.count
-        progress(ScanProgress(seen: unchanged, total: total, rate: Double(unchanged) / max(elapsed(), 1e-6), done: false))
+        var seen = plan.unchanged + plan.skippedBefore
+        progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
+
+        var summary = ScanSummary(unchanged: plan.unchanged, problems: problems)
+        summary.skipped = problems.count + plan.skippedBefore
+        summary.skippedBefore = plan.skippedBefore
+        if !plan.specialFiles.isEmpty {
+            try skip(plan.specialFiles, in: &summary)
+            seen += plan.specialFiles.count
+        }
 
         // 3. Read changed and new files on every core; write in batches as they come.
-        var summary = ScanSummary(unchanged: unchanged, problems: problems)
-        summary.skipped = problems.count
-        var seen = unchanged
-        let parser = ParallelTagParser(threads: parallelism, batchSize: batchSize)
-        try parser.parse(jobs) { outcomes in
+        var parser = ParallelTagParser(threads: parallelism, batchSize: batchSize)
+        parser.budget = readBudget
+        try parser.parse(plan.jobs) { outcomes in
             var files: [IndexedFile] = []
             var dropped: [TrackID] = []
+            var skips: [SkippedFile] = []
+            var forget: [[UInt8]] = []
             for outcome in outcomes {
                 switch outcome {
                 case .parsed(let file, let warnings, let job):
                     files.append(file)
+                    if job.wasSkipped { forget.append(job.relativePath) }
                     if job.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
                     for warning in warnings {
                         summary.problems.append(
                             ScanProblem(path: Self.display(job.relativePath), reason: warning, skipped: false))
                     }
-                case .failed(let reason, let job):
+                case .failed(let reason, let lasting, let job):
                     summary.skipped += 1
                     summary.problems.append(ScanProblem(path: Self.display(job.relativePath), reason: reason))
+                    if lasting {
+                        skips.append(
+                            SkippedFile(
+                                pathBytes: job.relativePath, size: job.size,
+                                modificationTime: job.modificationTime, reason: reason))
+                    } else if job.wasSkipped {
+                        // Tried again next time (and reported again) until it opens.
+                        forget.append(job.relativePath)
+                    }
                     // It was indexed before and is no longer readable: it goes.
                     if let id = job.knownID {
                         dropped.append(id)
@@ -148,18 +145,39 @@ public struct LibraryScanner: Sendable {
                     }
                 }
             }
-            try index.write(files, removing: dropped)
+            try index.write(files, removing: dropped, remembering: skips, forgetting: forget)
             seen += outcomes.count
             progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(elapsed(), 1e-6), done: false))
         }
 
         // 4. Vanished files, and the summary, in the last transaction.
-        summary.removed += vanished.count
+        summary.removed += plan.vanished.count
         summary.problems.sort { $0.path < $1.path }
         summary.seconds = elapsed()
-        try index.write([], removing: vanished, lastScan: summary)
+        try index.write([], removing: plan.vanished, forgetting: plan.forgotten, lastScan: summary)
         progress(ScanProgress(seen: seen, total: total, rate: Double(seen) / max(summary.seconds, 1e-6), done: true))
         return summary
+    }
+
+    /// Skips FIFOs, sockets and devices without opening them (a FIFO blocks a reader,
+    /// /dev/zero never ends), remembers them, and drops a track that became one.
+    private func skip(_ files: [ScanPlan.SpecialFile], in summary: inout ScanSummary) throws {
+        var skips: [SkippedFile] = []
+        var dropped: [TrackID] = []
+        for file in files {
+            let reason = "not a regular file (\(file.kind))"
+            summary.skipped += 1
+            summary.problems.append(ScanProblem(path: Self.display(file.relativePath), reason: reason))
+            skips.append(
+                SkippedFile(
+                    pathBytes: file.relativePath, size: file.entry.size,
+                    modificationTime: file.entry.modificationTime, reason: reason))
+            if let id = file.knownID {
+                dropped.append(id)
+                summary.removed += 1
+            }
+        }
+        try index.write([], removing: dropped, remembering: skips)
     }
 
     /// Refuses to scan (and so to purge anything) when the music directory is missing,
@@ -185,6 +203,21 @@ public struct LibraryScanner: Sendable {
             if !isDotOrDotDot { return }
         }
         throw LibraryScanError.musicDirectoryEmpty(musicDirectory)
+    }
+
+    /// Throws `subpathNotFound` when `subpath` (relative) names nothing in the music
+    /// directory and the index holds nothing there: a scan of it could only answer
+    /// "nothing changed". A folder that is gone but still indexed passes (its scan
+    /// removes its tracks). Lets a caller refuse before it queues the scan.
+    public func checkSubpath(_ subpath: FilePath) throws {
+        guard !subpath.isEmpty, !Self.exists(musicDirectory.appending(subpath.components)) else { return }
+        if try !index.holdsEntries(at: subpath) { throw LibraryScanError.subpathNotFound(subpath) }
+    }
+
+    /// Whether `path` (symlinks followed) is there, or at least not known to be missing.
+    private static func exists(_ path: FilePath) -> Bool {
+        var info = stat()
+        return path.withPlatformString { stat($0, &info) } == 0 || errno != ENOENT
     }
 
     static func display(_ relativePath: [UInt8]) -> String {

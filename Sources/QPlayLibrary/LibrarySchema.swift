@@ -79,6 +79,20 @@ enum LibrarySchema {
                     CREATE TABLE library_info (key TEXT PRIMARY KEY, value BLOB NOT NULL);
                     """)
         }
+        migrator.registerMigration("v2: skipped files remembered") { db in
+            // Files a scan could not index, by exact path bytes with the size and mtime
+            // (ns) they had: a rescan neither reads nor reports them again until they
+            // change. Only lasting reasons are kept (not "cannot open").
+            try db.execute(
+                sql: """
+                    CREATE TABLE skipped_file (
+                        path BLOB PRIMARY KEY,
+                        file_size INTEGER NOT NULL,
+                        mtime INTEGER NOT NULL,
+                        reason TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

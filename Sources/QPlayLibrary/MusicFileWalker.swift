@@ -18,6 +18,17 @@ public struct MusicFileWalker {
         public var pathBytes: [UInt8]
         public var size: Int64
         public var modificationTime: Int64  // nanoseconds since the epoch
+        /// What it is when not a regular file ("named pipe", "socket", "character
+        /// device", "block device"); nil for a regular file. Such a file is never opened:
+        /// reading a FIFO blocks, reading /dev/zero never ends.
+        public var special: String?
+
+        public init(pathBytes: [UInt8], size: Int64, modificationTime: Int64, special: String? = nil) {
+            self.pathBytes = pathBytes
+            self.size = size
+            self.modificationTime = modificationTime
+            self.special = special
+        }
 
         public var path: FilePath { PathBytes.path(pathBytes) }
     }
@@ -37,8 +48,10 @@ public struct MusicFileWalker {
         extensionBytes = extensions.map { Array($0.lowercased().utf8) }
     }
 
-    /// Calls `found` for every matching regular file below `root`, in byte order of the
-    /// names within each directory, and returns what could not be read.
+    /// Calls `found` for every file below `root` whose name has a wanted extension —
+    /// regular files, and FIFOs, sockets and devices (or links to them) with `special`
+    /// set — in byte order of the names within each directory, and returns what could
+    /// not be read.
     public func walk(_ root: FilePath, found: (Entry) -> Void) -> [Problem] {
         var visited = Set<DirectoryIdentity>()
         var problems: [Problem] = []
@@ -67,15 +80,14 @@ public struct MusicFileWalker {
                     if visited.insert(DirectoryIdentity(info)).inserted {
                         subdirectories.append(Self.join(directory, name))
                     }
-                case S_IFREG:
+                default:
                     guard hasWantedExtension(name) else { return }
                     found(
                         Entry(
                             pathBytes: Self.join(directory, name), size: Int64(info.st_size),
                             modificationTime: Int64(info.st_mtim.tv_sec) * 1_000_000_000
-                                + Int64(info.st_mtim.tv_nsec)))
-                default:
-                    break
+                                + Int64(info.st_mtim.tv_nsec),
+                            special: Self.specialKind(info.st_mode)))
                 }
             }
             if let failure {
@@ -122,6 +134,17 @@ public struct MusicFileWalker {
                 && zip(wanted, ext).allSatisfy { w, c in
                     w == ((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c)
                 }
+        }
+    }
+
+    private static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "named pipe"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        default: return "special file"
         }
     }
 

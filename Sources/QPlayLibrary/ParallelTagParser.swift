@@ -10,12 +10,15 @@ struct ParseJob: Sendable {
     var modificationTime: Int64
     /// The id the file has in the index, when it is a changed file rather than a new one.
     var knownID: TrackID?
+    /// The index remembers it as skipped (it changed since, or would not be read again).
+    var wasSkipped = false
 }
 
 /// What reading one file gave.
 enum ParseOutcome: Sendable {
     case parsed(IndexedFile, warnings: [String], job: ParseJob)
-    case failed(reason: String, job: ParseJob)
+    /// `lasting`: the same bytes would fail the same way, so the skip may be remembered.
+    case failed(reason: String, lasting: Bool, job: ParseJob)
 }
 
 /// Reads tags on several threads at once (TagLib is synchronous and CPU-bound) and hands
@@ -25,6 +28,7 @@ enum ParseOutcome: Sendable {
 struct ParallelTagParser {
     var threads: Int
     var batchSize: Int
+    var budget: TagReadBudget = .standard
 
     /// Parses every job; calls `consume` on the calling thread with batches of about
     /// `batchSize` outcomes (in no particular order) until all are done.
@@ -39,7 +43,7 @@ struct ParallelTagParser {
                 while true {
                     let next = shared.next.add(1, ordering: .relaxed).oldValue
                     if next >= shared.jobs.count { break }
-                    local.append(Self.parse(shared.jobs[next]))
+                    local.append(Self.parse(shared.jobs[next], budget: budget))
                     if local.count >= handoff {
                         shared.deliver(local, finished: false)
                         local.removeAll(keepingCapacity: true)
@@ -67,19 +71,19 @@ struct ParallelTagParser {
         if !batch.isEmpty { try consume(batch) }
     }
 
-    static func parse(_ job: ParseJob) -> ParseOutcome {
+    static func parse(_ job: ParseJob, budget: TagReadBudget) -> ParseOutcome {
         if job.size == 0 {
-            return .failed(reason: "empty file (0 bytes)", job: job)
+            return .failed(reason: "empty file (0 bytes)", lasting: true, job: job)
         }
         do {
-            let tags = try TagReader.read(PathBytes.path(job.absolutePath))
+            let tags = try TagReader.read(PathBytes.path(job.absolutePath), budget: budget)
             let (track, warnings) = TrackBuilder.track(
                 tags: tags, relativePath: job.relativePath, size: job.size,
                 modificationTime: job.modificationTime)
             return .parsed(
                 IndexedFile(track: track, pathBytes: job.relativePath), warnings: warnings, job: job)
         } catch {
-            return .failed(reason: error.description, job: job)
+            return .failed(reason: error.description, lasting: error.isLasting, job: job)
         }
     }
 

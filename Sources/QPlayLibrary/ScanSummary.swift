@@ -36,16 +36,25 @@ public struct ScanProblem: Sendable, Codable, Equatable, CustomStringConvertible
     }
 }
 
-/// What one scan changed. `skipped` counts files (and unreadable folders) not indexed.
+/// What one scan changed. `skipped` counts files (and unreadable folders) not indexed,
+/// including those an earlier scan skipped and remembered: how many files are unplayable
+/// stays visible. `problems` lists only what this scan found new, so each is told once.
 public struct ScanSummary: Sendable, Codable, Equatable {
     public var added: Int
     public var updated: Int
     public var removed: Int
     public var skipped: Int
+    /// Of `skipped`: files remembered as skipped by an earlier scan and unchanged since,
+    /// neither read nor reported again. Not stored with the last scan's summary.
+    public var skippedBefore: Int = 0
     /// Files whose size and modification time had not changed (not re-read).
     public var unchanged: Int
     public var seconds: Double
     public var problems: [ScanProblem]
+
+    private enum CodingKeys: String, CodingKey {
+        case added, updated, removed, skipped, unchanged, seconds, problems
+    }
 
     public init(
         added: Int = 0, updated: Int = 0, removed: Int = 0, skipped: Int = 0,

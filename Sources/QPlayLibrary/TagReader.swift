@@ -13,6 +13,11 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
     case invalidFile
     case notAudio
     case libraryFailure
+    /// A FIFO, socket or device: never opened for reading.
+    case notRegularFile
+    /// TagLib wanted more than the budget: `bytesRead` before it stopped, and whether
+    /// the CPU time ran out (else the byte budget).
+    case gaveUp(bytesRead: Int, cpuTime: Duration, outOfTime: Bool)
 
     public var description: String {
         switch self {
@@ -21,27 +26,72 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
         case .invalidFile: return "not a valid audio file"
         case .notAudio: return "no audio stream found"
         case .libraryFailure: return "TagLib failed while reading it"
+        case .notRegularFile: return "not a regular file"
+        case .gaveUp(let bytes, let cpuTime, let outOfTime):
+            let read = Self.megabytes(bytes)
+            if outOfTime {
+                let seconds = Double(cpuTime.components.seconds) + Double(cpuTime.components.attoseconds) * 1e-18
+                return "gave up after \((seconds * 10).rounded() / 10) s of reading (\(read) read); no audio found"
+            }
+            return "gave up after reading \(read); no audio found"
         }
+    }
+
+    /// Whether the same bytes would fail the same way again, so a scan may remember the
+    /// file as skipped until it changes. A file that could not be opened may open once
+    /// its permissions (which leave size and modification time alone) are fixed.
+    public var isLasting: Bool {
+        if case .unreadable = self { return false }
+        return true
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) KB"
     }
 }
 
 /// Reads tags and audio properties through the TagLib shim. Paths go to TagLib as the
 /// raw bytes of the file name, so names that are not valid UTF-8 work.
 public enum TagReader {
-    public static func read(_ path: FilePath) throws(TagReadError) -> TagInfo {
+    /// Reads `path` (opened read-only; regular files only) within `budget`.
+    public static func read(_ path: FilePath, budget: TagReadBudget = .standard) throws(TagReadError) -> TagInfo {
+        try readMetered(path, budget: budget).result.get()
+    }
+
+    /// `read`, and the bytes TagLib asked for whatever the outcome (0 when the file
+    /// was not opened).
+    public static func readMetered(
+        _ path: FilePath, budget: TagReadBudget = .standard
+    ) -> (result: Result<TagInfo, TagReadError>, bytesRead: Int) {
         var raw = qp_tag_info()
         var errorNumber: Int32 = 0
-        let status = path.withPlatformString { qp_tag_read($0, &raw, &errorNumber) }
+        let cpu = budget.cpuTime.components
+        var limits = qp_tag_budget(
+            max_bytes: Int64(budget.bytes),
+            max_cpu_nanoseconds: cpu.seconds * 1_000_000_000 + cpu.attoseconds / 1_000_000_000)
+        let status = path.withPlatformString { qp_tag_read($0, &limits, &raw, &errorNumber) }
+        let bytesRead = Int(raw.bytes_read)
+        let failure: TagReadError
         switch status {
-        case QP_TAG_OK: break
-        case QP_TAG_UNREADABLE: throw .unreadable(errno: errorNumber)
-        case QP_TAG_UNSUPPORTED: throw .unsupportedFormat
-        case QP_TAG_INVALID: throw .invalidFile
-        case QP_TAG_NOT_AUDIO: throw .notAudio
-        default: throw .libraryFailure
+        case QP_TAG_OK:
+            defer { qp_tag_info_free(&raw) }
+            return (.success(info(raw)), bytesRead)
+        case QP_TAG_UNREADABLE: failure = .unreadable(errno: errorNumber)
+        case QP_TAG_UNSUPPORTED: failure = .unsupportedFormat
+        case QP_TAG_INVALID: failure = .invalidFile
+        case QP_TAG_NOT_AUDIO: failure = .notAudio
+        case QP_TAG_NOT_REGULAR: failure = .notRegularFile
+        case QP_TAG_BYTE_BUDGET, QP_TAG_TIME_BUDGET:
+            failure = .gaveUp(
+                bytesRead: bytesRead, cpuTime: .nanoseconds(raw.cpu_nanoseconds),
+                outOfTime: status == QP_TAG_TIME_BUDGET)
+        default: failure = .libraryFailure
         }
-        defer { qp_tag_info_free(&raw) }
-        return TagInfo(
+        return (.failure(failure), bytesRead)
+    }
+
+    private static func info(_ raw: qp_tag_info) -> TagInfo {
+        TagInfo(
             title: string(raw.title), artist: string(raw.artist), album: string(raw.album),
             albumArtist: string(raw.album_artist), genre: string(raw.genre),
             track: positive(raw.track), trackTotal: positive(raw.track_total),

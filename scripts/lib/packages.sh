@@ -3,7 +3,7 @@
 
 # Everything qplay builds against or its tests and tools call.
 QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsqlite3-dev)
-QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3)
+QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace)
 
 _qplay_apt_updated=0
 

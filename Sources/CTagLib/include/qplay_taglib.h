@@ -32,7 +32,19 @@ typedef struct qp_tag_info {
     // means the file was cut short.
     long long promised_audio_bytes;
     long long present_audio_bytes;
+    // What reading this file cost, whatever the status (0 when it could not be opened):
+    // bytes TagLib asked the stream for, and CPU time of the reading thread.
+    long long bytes_read;
+    long long cpu_nanoseconds;
 } qp_tag_info;
+
+// Most a file may cost TagLib before the shim gives up on it (0: no limit). Bytes count
+// what TagLib asks for; time is the reading thread's CPU time, so a busy machine does
+// not make a good file look hostile.
+typedef struct qp_tag_budget {
+    long long max_bytes;
+    long long max_cpu_nanoseconds;
+} qp_tag_budget;
 
 typedef enum qp_tag_status {
     QP_TAG_OK = 0,
@@ -40,12 +52,16 @@ typedef enum qp_tag_status {
     QP_TAG_UNSUPPORTED = 2,  // TagLib knows no file type for it
     QP_TAG_INVALID = 3,      // TagLib could not parse it
     QP_TAG_NOT_AUDIO = 4,    // parsed, but no audio stream (sample rate 0)
-    QP_TAG_FAILED = 5        // TagLib threw an exception
+    QP_TAG_FAILED = 5,       // TagLib threw an exception
+    QP_TAG_NOT_REGULAR = 6,  // not a regular file (FIFO, socket, device): never read
+    QP_TAG_BYTE_BUDGET = 7,  // gave up: TagLib wanted more bytes than the budget allows
+    QP_TAG_TIME_BUDGET = 8   // gave up: reading took more CPU time than the budget allows
 } qp_tag_status;
 
-// `path` is the file name as raw bytes (any encoding). Never throws; on any status but
-// QP_TAG_OK, *out holds nothing to free.
-qp_tag_status qp_tag_read(const char *path, qp_tag_info *out, int *err_no);
+// `path` is the file name as raw bytes (any encoding). The file is opened read-only and
+// non-blocking, and only a regular file is read. Never throws; on any status but
+// QP_TAG_OK, *out holds nothing to free (its cost fields are still set).
+qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, qp_tag_info *out, int *err_no);
 void qp_tag_info_free(qp_tag_info *info);
 
 // glibc's malloc_trim(0), for the library index (malloc.h is not in Swift's Glibc module).

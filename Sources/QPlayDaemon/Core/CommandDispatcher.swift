@@ -20,6 +20,7 @@ struct CommandDispatcher: RequestHandler {
         } catch let error as ProtocolError {
             return .failure(error)
         } catch let error as LibraryScanError {
+            if case .subpathNotFound = error { return .failure(.notFound(error.description)) }
             return .failure(.unavailable(error.description))
         } catch {
             return .failure(.internalError("\(error)"))
@@ -129,6 +130,7 @@ struct CommandDispatcher: RequestHandler {
             return .success(await player.status())
         case .update(let path, let wait):
             let subpath = try path.map(relativePath)
+            if let subpath { try library.checkScanTarget(subpath) }
             let scan = await library.startScan(subpath: subpath)
             guard wait else { return .success(UpdateStarted()) }
             return .success(ScanTotals(try await scan.value))
@@ -154,13 +156,28 @@ struct CommandDispatcher: RequestHandler {
             return tracks
         case .paths(let paths):
             let relative = try paths.map(relativePath)
-            let tracks = try index.tracks(paths: relative)
-            let found = Set(tracks.map(\.path))
-            if let missing = relative.first(where: { !found.contains($0) }) {
-                throw ProtocolError.notFound("no track at \(missing) in the library")
+            let exact = try index.tracks(paths: relative)
+            let found = Set(exact.map(\.path))
+            guard relative.contains(where: { !found.contains($0) }) else { return exact }
+            let byPath = Dictionary(exact.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            return try relative.map { path in
+                if let track = byPath[path] { return track }
+                return try trackShown(as: path)
             }
-            return tracks
         }
+    }
+
+    /// The one track whose path, as the wire shows it (bytes that are not UTF-8 become
+    /// U+FFFD), is `path`: how a client names a file whose name is not UTF-8.
+    private func trackShown(as path: FilePath) throws -> QPlayLibrary.Track {
+        let shown = path.string
+        let matches = try library.index.tracks(displayedPath: shown)
+        guard let only = matches.first else { throw ProtocolError.notFound("no track at \(shown) in the library") }
+        guard matches.count == 1 else {
+            throw ProtocolError.badRequest(
+                "path \(shown) is ambiguous: \(matches.count) tracks show as it (names that are not UTF-8); add them by id")
+        }
+        return only
     }
 
     /// A path as the library stores it: relative to the music directory. Absolute paths

@@ -24,6 +24,12 @@ actor LibraryService {
         self.log = log
     }
 
+    /// Refuses a scan of `subpath` that names nothing in the music directory or the
+    /// index (`LibraryScanError.subpathNotFound`), before it is queued.
+    nonisolated func checkScanTarget(_ subpath: FilePath) throws {
+        try scanner.checkSubpath(subpath)
+    }
+
     /// Starts a scan of the whole directory or of `subpath` (relative to it) after any
     /// scan already under way, and returns it.
     func startScan(subpath: FilePath?) -> Task<ScanSummary, any Error> {
@@ -46,8 +52,10 @@ actor LibraryService {
                 for problem in summary.problems {
                     log.warning("\(problem.skipped ? "skipped" : "indexed with a problem") \(problem.path): \(problem.reason)")
                 }
+                // Files skipped and remembered by an earlier scan are counted, not listed again.
+                let before = summary.skippedBefore > 0 ? " (\(summary.skippedBefore) known from earlier scans, not read again)" : ""
                 log.info(
-                    "scan done in \((summary.seconds * 100).rounded() / 100) s: \(summary.added) added, \(summary.updated) updated, \(summary.removed) removed, \(summary.skipped) skipped")
+                    "scan done in \((summary.seconds * 100).rounded() / 100) s: \(summary.added) added, \(summary.updated) updated, \(summary.removed) removed, \(summary.skipped) skipped\(before)")
                 return summary
             } catch {
                 log.error("scan failed: \(error)")
