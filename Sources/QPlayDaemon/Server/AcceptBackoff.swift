@@ -4,44 +4,57 @@ import Glibc
 import Logging
 import NIOCore
 
-/// What the listener does when `accept` fails. Out of descriptors (EMFILE, ENFILE) or
-/// memory, the waiting connection stays in the backlog and the socket stays readable:
-/// retrying at once would spin the event loop at full CPU without ever succeeding. So
-/// accepting pauses for `pause`, then resumes; the kernel's backlog holds the callers
-/// meanwhile. Other failures (a caller that gave up, ECONNABORTED) are retried at once.
-enum AcceptBackoff {
+/// Pauses accepting for `pause` when `accept` fails for want of descriptors (EMFILE,
+/// ENFILE) or memory (ENOBUFS, ENOMEM), then resumes.
+///
+/// Such a failure leaves the caller in the backlog and the listening socket readable, so
+/// retrying at once spins the event loop at full CPU without ever succeeding (measured:
+/// 81,000 `accept4` calls failing with EMFILE in 5 s). NIO's own `AcceptBackoffHandler`
+/// does not stop that: it only delays the next `read`, while the listener stays
+/// registered for readability (its read stays pending after a failed `accept`). Turning
+/// `autoRead` off takes the listener out of epoll; turning it back on re-arms it.
+final class AcceptBackoff: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
     static let pause = TimeAmount.milliseconds(100)
 
-    /// A handler for the listening channel's pipeline (NIO's `ServerBootstrap` adds one
-    /// only to its async `bind`).
-    static func handler(logger: Logger) -> AcceptBackoffHandler {
-        let report = Report(logger: logger)
-        return AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
-            guard [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else { return nil }
-            report.paused(error)
-            return pause
+    private let logger: Logger
+    private var paused = false
+    private var lastLogged: NIODeadline?
+    private var pausesSinceLog = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let failure = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(failure.errnoCode) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        report(failure)
+        guard !paused, let options = context.channel.syncOptions else { return }
+        guard (try? options.setOption(ChannelOptions.autoRead, value: false)) != nil else { return }
+        paused = true
+        let channel = context.channel
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.pause) {
+            handler.value.paused = false
+            // Fails harmlessly once the listener is closed.
+            channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         }
     }
 
     /// Logs the first pause and then at most one line a minute, not ten a second.
-    private final class Report {
-        private let logger: Logger
-        private var lastLogged: NIODeadline?
-        private var pausesSinceLog = 0
-
-        init(logger: Logger) {
-            self.logger = logger
-        }
-
-        func paused(_ error: IOError) {
-            pausesSinceLog += 1
-            let now = NIODeadline.now()
-            if let lastLogged, now - lastLogged < .minutes(1) { return }
-            logger.error(
-                "cannot accept connections: \(String(cString: strerror(error.errnoCode))); pausing accept for 100 ms",
-                metadata: ["pauses": "\(pausesSinceLog)"])
-            lastLogged = now
-            pausesSinceLog = 0
-        }
+    private func report(_ failure: IOError) {
+        pausesSinceLog += 1
+        let now = NIODeadline.now()
+        if let lastLogged, now - lastLogged < .minutes(1) { return }
+        logger.error(
+            "cannot accept connections: \(String(cString: strerror(failure.errnoCode))); pausing accept for 100 ms",
+            metadata: ["pauses": "\(pausesSinceLog)"])
+        lastLogged = now
+        pausesSinceLog = 0
     }
 }

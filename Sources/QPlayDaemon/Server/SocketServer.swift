@@ -168,7 +168,7 @@ public final class SocketServer: Sendable {
             .serverChannelOption(ChannelOptions.autoRead, value: false)
             .serverChannelInitializer { [logger] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff.handler(logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
             .childChannelOption(

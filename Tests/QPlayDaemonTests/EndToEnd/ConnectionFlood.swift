@@ -73,6 +73,17 @@ func residentBytes(of pid: Int32) throws -> Int {
     return kilobytes * 1024
 }
 
+/// CPU time (user + system) a process has used, from /proc/PID/stat.
+func cpuSeconds(of pid: Int32) throws -> Double {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+        throw LineSocketClient.Failure(description: "cannot read /proc/\(pid)/stat")
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 func openDescriptors(of pid: Int32) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
 }

@@ -104,4 +104,42 @@ struct ConnectionLimitTests {
         #expect(try daemon.client().status()["state"] as? String == "playing")
         #expect(limited.stop() == 0)
     }
+
+    @Test func whenAcceptRunsOutOfDescriptorsCallersWaitInTheBacklogAndAreServedLater() throws {
+        let limited = try DescriptorLimitedDaemon(nofile: 256, config: "")
+        let daemon = limited.daemon
+        // Something else took all but a few descriptors: lower the limit under the cap.
+        let inUse = openDescriptors(of: limited.pid)
+        try setDescriptorLimit(of: limited.pid, to: inUse + 4)
+        var waiting: [LineSocketClient] = []
+        for _ in 0..<12 {
+            let client = try LineSocketClient(path: daemon.socketPath)
+            try client.send(#"{"id":7,"cmd":"status"}"#)
+            waiting.append(client)
+        }
+        try waitUntil("accept fails and pauses") { daemon.log.contains("pausing accept for 100 ms") }
+        // Retrying a failing accept at once would spin a core; pausing costs nothing.
+        let cpuBefore = try cpuSeconds(of: limited.pid)
+        let wallBefore = Date()
+        usleep(1_500_000)
+        let cpu = try cpuSeconds(of: limited.pid) - cpuBefore
+        let wall = Date().timeIntervalSince(wallBefore)
+        #expect(cpu < wall / 4, "qplayd used \(cpu) s of CPU in \(wall) s while out of descriptors")
+        #expect(limited.isRunning)
+        try setDescriptorLimit(of: limited.pid, to: 256)
+        for client in waiting {
+            #expect(isGreeting(try client.readLine()))
+            let response = try client.readObject()
+            #expect(response["ok"] as? Bool == true && response["id"] as? Int == 7)
+        }
+        #expect(limited.stop() == 0)
+    }
+
+    private func setDescriptorLimit(of pid: Int32, to limit: Int) throws {
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/prlimit"), ["--pid", "\(pid)", "--nofile=\(limit):256"])
+        guard result.status == 0 else {
+            throw LineSocketClient.Failure(description: "prlimit --pid \(pid): \(result.stderr)")
+        }
+    }
 }
