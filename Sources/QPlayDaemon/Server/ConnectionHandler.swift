@@ -16,10 +16,22 @@ import QPlayProtocol
 ///   kernel's socket buffer and the client's `send` blocks;
 /// - a channel that stays unwritable for `unwritableTimeout` is closed: its client reads
 ///   nothing, and its buffered responses would otherwise be held for ever.
+///
+/// And it keeps a pipelining client from starving the others. The request loop runs on
+/// the event loop, and NIO runs every task queued — including ones queued by the tasks
+/// it runs — before it polls for I/O again: a loop handing out thousands of buffered
+/// lines in a row held every other connection's I/O back for as long (1.6 s in a debug
+/// build). So after `burst` lines without I/O on this channel, the next one is handed
+/// out from a timer, which NIO runs only after a poll.
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    /// Lines handed out in a row before the request loop lets the event loop poll.
+    static let burst = 32
+    /// The timer that makes it poll; short, as only the poll matters.
+    static let yieldPause = TimeAmount.microseconds(50)
 
     private let greeting: [UInt8]
     private var framer: LineFramer
@@ -42,6 +54,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var closed = false
     private var heldFullOutput = false
     private var unwritableClose: Scheduled<Void>?
+    /// Lines handed out since this channel last read (an I/O event, so after a poll).
+    private var handedOutSinceRead = 0
+    /// Set while the request loop waits for the poll.
+    private var yielding: Scheduled<Void>?
 
     init(
         greeting: [UInt8], lineLimit: Int, unwritableTimeout: TimeAmount, logger: Logger,
@@ -60,12 +76,34 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// One caller at a time (the connection's request loop); on the event loop.
     func nextFrame(eventLoop: any EventLoop) -> EventLoopFuture<LineFramer.Frame?> {
         precondition(waiting == nil, "one request loop per connection")
+        if handedOutSinceRead >= Self.burst && framer.pendingCount > 0 {
+            let promise = eventLoop.makePromise(of: LineFramer.Frame?.self)
+            waiting = promise
+            yield(on: eventLoop)
+            return promise.futureResult
+        }
         if let frame = takeFrame() { return eventLoop.makeSucceededFuture(frame) }
         if closed { return eventLoop.makeSucceededFuture(nil) }
         let promise = eventLoop.makePromise(of: LineFramer.Frame?.self)
         waiting = promise
         resumeReading()
         return promise.futureResult
+    }
+
+    private func yield(on eventLoop: any EventLoop) {
+        guard yielding == nil else { return }
+        let scheduled = eventLoop.scheduleTask(in: Self.yieldPause) {}
+        yielding = scheduled
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        // Also when cancelled (a read came first, or the event loop shuts down): the
+        // request loop must never be left waiting.
+        scheduled.futureResult.whenComplete { _ in handler.value.endYield() }
+    }
+
+    private func endYield() {
+        yielding = nil
+        handedOutSinceRead = 0
+        deliver()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -83,7 +121,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         framer.append(unwrapInboundIn(data).readableBytesView)
-        deliver()
+        if let yielding {
+            yielding.cancel()  // ends the yield: this read came from a poll
+        } else {
+            handedOutSinceRead = 0
+            deliver()
+        }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -139,13 +182,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private func takeFrame() -> LineFramer.Frame? {
         guard closed || (context?.channel.isWritable ?? false) else { return nil }
         guard let frame = framer.next() else { return nil }
+        handedOutSinceRead += 1
         resumeReading()
         return frame
     }
 
     /// Hands the waiting request loop a frame, or the end of the connection.
     private func deliver() {
-        guard let promise = waiting else { return }
+        guard let promise = waiting, yielding == nil else { return }
         if let frame = takeFrame() {
             waiting = nil
             promise.succeed(frame)
