@@ -7,8 +7,9 @@ import Glibc
 ///
 /// Every client holds a descriptor. Were connections to use them all, what else needs
 /// one would fail: opening a track ("File access error"), the databases, ALSA, a scan's
-/// folders — and libdispatch traps (SIGILL) when it cannot open `/proc/self/stat`. So
-/// connections are capped below the limit, leaving `reserve` for the rest.
+/// folders — and libdispatch's thread-pool monitor traps (SIGILL) when it cannot open
+/// `/proc/TID/stat`. So connections are capped below the limit, leaving `reserve` for
+/// the rest.
 public struct DescriptorLimit: Sendable, Equatable {
     /// The soft limit: what `open` and `accept` are held to.
     public var soft: Int
