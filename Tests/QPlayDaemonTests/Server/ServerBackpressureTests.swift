@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import QPlayDaemon
 import QPlayProtocol
 import QPlayTestSupport
@@ -74,6 +75,34 @@ struct ServerBackpressureTests {
         await fixture.stop()
     }
 
+    @Test func aPipeliningClientDoesNotHoldBackAnotherClientsRequest() async throws {
+        let directory = TemporaryDirectory("qplay-fairness")
+        let path = directory.path.string + "/run/qplay.sock"
+        let handler = BusyHandler()
+        let server = SocketServer(configuration: .init(socketPath: path), handler: handler)
+        try await server.start()
+        let count = 5000
+        let handledBeforePing = try await onThread {
+            let hostile = try RawConnection(path: path)
+            let control = try RawConnection(path: path)
+            _ = hostile.line()
+            _ = control.line()
+            // ~1 s of work on the event loop, all of it buffered at once.
+            hostile.send(String(repeating: #"{"id":1,"cmd":"status"}"# + "\n", count: count))
+            usleep(20_000)
+            control.send(#"{"id":"other","cmd":"ping"}"# + "\n")
+            let answer = try control.object()
+            #expect(answer["id"] == .string("other"))
+            return handler.statusesBeforePing.withLock { $0 }
+        }
+        #expect(handledBeforePing != nil)
+        #expect(
+            handledBeforePing ?? count < count / 5,
+            "the other client's ping waited for \(handledBeforePing ?? -1) of \(count) pipelined requests")
+        await server.shutdown()
+        directory.remove()
+    }
+
     @Test func theConnectionPastTheCapGetsOneUnavailableLineInsteadOfTheGreeting() async throws {
         let fixture = try await Fixture(maxConnections: 2)
         let lines = try await onThread { [path = fixture.socketPath] in
@@ -92,5 +121,28 @@ struct ServerBackpressureTests {
         )
         #expect(lines[3] == nil, "and the connection is closed")
         await fixture.stop()
+    }
+}
+
+/// `status` costs 200 µs of CPU on the event loop (as real work would); `ping` notes how
+/// many statuses were handled before it.
+private final class BusyHandler: RequestHandler {
+    let statuses = Mutex(0)
+    let statusesBeforePing = Mutex<Int?>(nil)
+
+    func handle(_ request: Request, connection: ConnectionID) async -> Response {
+        switch request.command {
+        case .status:
+            let end = ContinuousClock.now + .microseconds(200)
+            while ContinuousClock.now < end {}
+            statuses.withLock { $0 += 1 }
+            return .success(TestHandler.status)
+        case .ping:
+            let handled = statuses.withLock { $0 }
+            statusesBeforePing.withLock { $0 = handled }
+            return .empty
+        default:
+            return .failure(.unavailable("not in this test"))
+        }
     }
 }
