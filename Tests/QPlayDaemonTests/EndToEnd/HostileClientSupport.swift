@@ -5,7 +5,9 @@ import QPlayTestSupport
 import Glibc
 #endif
 
-// Helpers for the tests of connection limits and hostile clients against a real qplayd.
+// Helpers for the tests of connection limits and hostile clients: a qplayd under a
+// small open-file limit, a client that writes and never reads, and readings of a
+// process's memory, CPU time and descriptors from /proc.
 
 /// A qplayd started through `prlimit`, so that its open-file limit is small from its
 /// first instruction on (prlimit execs it: the pid is the daemon's).
