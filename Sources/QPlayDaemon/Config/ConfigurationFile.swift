@@ -18,6 +18,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var maxHold: Duration?
     var restartAfter: Double?
     var scanOnStart: Bool?
+    var maxConnections: Int?
     var logLevel: Logger.Level?
 
     init(path: FilePath) {
@@ -73,6 +74,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .maxHoldMilliseconds: file.maxHold = .milliseconds(try reader.integer(in: 1000...600_000))
             case .restartAfterMilliseconds: file.restartAfter = Double(try reader.integer(in: 0...60000)) / 1000
             case .scanOnStart: file.scanOnStart = try reader.boolean()
+            case .maxConnections: file.maxConnections = try reader.integer(in: 1...100_000)
             case .logLevel: file.logLevel = try reader.logLevel()
             }
         }

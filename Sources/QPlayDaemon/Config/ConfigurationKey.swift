@@ -12,6 +12,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxHoldMilliseconds = "max_hold_ms"
     case restartAfterMilliseconds = "restart_after_ms"
     case scanOnStart = "scan_on_start"
+    case maxConnections = "max_connections"
     case logLevel = "log_level"
 
     /// One line for docs and `--help`: type, default and meaning.
@@ -39,6 +40,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "integer ms, 0...60000; default 3000. Previous restarts the track once this much has played."
         case .scanOnStart:
             "boolean; default true. Start an incremental library scan when the daemon starts."
+        case .maxConnections:
+            "integer, 1...100000; default 512. Clients connected at once; one more is refused with an `unavailable` line. Lowered to fit the open-file limit."
         case .logLevel:
             "string; default \"info\". trace, debug, info, notice, warning, error or critical."
         }

@@ -86,6 +86,7 @@ extension DaemonConfiguration {
             configuration.maxHold = file.maxHold ?? Defaults.maxHold
             configuration.restartAfter = file.restartAfter ?? Defaults.restartAfter
             configuration.scanOnStart = file.scanOnStart ?? Defaults.scanOnStart
+            configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             if configuration.maxHold <= configuration.tapThreshold {
                 throw ConfigurationError(

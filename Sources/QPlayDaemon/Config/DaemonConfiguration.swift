@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var restartAfter: Double
     /// Whether the daemon starts an incremental library scan at start-up.
     public var scanOnStart: Bool
+    /// Clients served at once; the server may lower it to fit the open-file limit
+    /// (`DescriptorLimit`).
+    public var maxConnections: Int
     /// The least severe log messages written to stderr.
     public var logLevel: Logger.Level
     /// The config file that was read, or nil when there was none.
@@ -41,7 +44,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         output: OutputSpec = Defaults.output, rawOutputFormat: AudioFormat = Defaults.rawOutputFormat,
         tapThreshold: Duration = Defaults.tapThreshold, scanRate: Double = Defaults.scanRate,
         maxHold: Duration = Defaults.maxHold, restartAfter: Double = Defaults.restartAfter,
-        scanOnStart: Bool = Defaults.scanOnStart, logLevel: Logger.Level = Defaults.logLevel,
+        scanOnStart: Bool = Defaults.scanOnStart, maxConnections: Int = Defaults.maxConnections,
+        logLevel: Logger.Level = Defaults.logLevel,
         configFile: FilePath? = nil, socketDirectoryIsDedicated: Bool = false
     ) {
         self.musicDirectory = musicDirectory
@@ -54,6 +58,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.maxHold = maxHold
         self.restartAfter = restartAfter
         self.scanOnStart = scanOnStart
+        self.maxConnections = maxConnections
         self.logLevel = logLevel
         self.configFile = configFile
         self.socketDirectoryIsDedicated = socketDirectoryIsDedicated
@@ -68,6 +73,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let maxHold = Duration.seconds(30)
         public static let restartAfter = 3.0
         public static let scanOnStart = true
+        public static let maxConnections = 512
         public static let logLevel = Logger.Level.info
     }
 

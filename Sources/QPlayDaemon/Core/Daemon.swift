@@ -13,6 +13,7 @@ public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, log: Logger) async -> Int32 {
         let startedAt = ContinuousClock.now
         SignalHandling.ignoreSIGPIPE()
+        let connectionCap = descriptorBudget(configuration, log: log)
         do {
             try DaemonDirectories.prepare(for: configuration)
         } catch {
@@ -70,7 +71,7 @@ public enum Daemon {
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
             events: events, log: log)
         let server = SocketServer(
-            configuration: .init(socketPath: configuration.socketPath.string),
+            configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
             handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
             logger: log)
         events.attach(server)
@@ -110,5 +111,23 @@ public enum Daemon {
         signals.cancel()
         lock.release(removingSocket: true)
         return DaemonExitStatus.success
+    }
+
+    /// Raises the open-file limit as far as allowed and returns how many clients may be
+    /// connected at once: `max_connections`, lowered if the limit leaves too few
+    /// descriptors for tracks, databases, audio and scans beside them.
+    private static func descriptorBudget(_ configuration: DaemonConfiguration, log: Logger) -> Int {
+        let (limit, failure) = DescriptorLimit.raiseSoftLimitToHard()
+        if let failure {
+            log.warning("could not raise the open-file limit to its hard limit: errno \(failure)")
+        }
+        let cap = limit.connectionCap(configured: configuration.maxConnections)
+        log.info(
+            "open-file limit \(limit.soft) (hard \(limit.hard.map(String.init) ?? "unlimited")); up to \(cap) clients")
+        if cap < configuration.maxConnections {
+            log.notice(
+                "max_connections = \(configuration.maxConnections) lowered to \(cap): the open-file limit is \(limit.soft) and \(limit.soft - cap) descriptors are kept for tracks, databases, audio and scans")
+        }
+        return cap
     }
 }

@@ -1,28 +1,117 @@
+import Logging
 import NIOCore
 import QPlayProtocol
 
 /// The NIO side of one client connection, on its event loop: sends the greeting, cuts
-/// the incoming bytes into lines (64 KiB limit) and hands them, in order, to the
-/// connection's request loop; tells the server when the client goes away.
-final class ConnectionHandler: ChannelInboundHandler {
+/// the incoming bytes into lines and hands them to the connection's request loop one at
+/// a time, when it asks (`nextFrame`); tells the server when the client goes away.
+///
+/// It is also the connection's backpressure, so that a client that writes without
+/// reading costs a bounded buffer however much it sends:
+/// - the next request is handed out only while the channel is writable, i.e. while the
+///   responses the client has not read stay under the write-buffer high-water mark —
+///   at most one response goes past it;
+/// - reading stops (the `read` event is held back) while the channel is not writable or
+///   while more bytes wait in the framer than one longest line, so the rest stays in the
+///   kernel's socket buffer and the client's `send` blocks;
+/// - a channel that stays unwritable for `unwritableTimeout` is closed: its client reads
+///   nothing, and its buffered responses would otherwise be held for ever.
+///
+/// And it keeps a pipelining client from starving the others. The request loop runs on
+/// the event loop, and NIO runs every task queued — including ones queued by the tasks
+/// it runs — before it polls for I/O again: a loop handing out thousands of buffered
+/// lines in a row held every other connection's I/O back for as long (1.6 s in a debug
+/// build). So after `burst` lines without I/O on this channel, the next one is handed
+/// out from a timer, which NIO runs only after a poll.
+final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let id: ConnectionID
+    /// Lines handed out in a row before the request loop lets the event loop poll.
+    static let burst = 32
+    /// The timer that makes it poll; short, as only the poll matters.
+    static let yieldPause = TimeAmount.microseconds(50)
+
     private let greeting: [UInt8]
     private var framer: LineFramer
-    private let frames: AsyncStream<LineFramer.Frame>.Continuation
-    private let onClose: @Sendable () -> Void
+    /// Unhandled bytes past which reading stops until the request loop catches up. One
+    /// longest line: once the framer holds more, its next frame is a line or `.tooLong`,
+    /// so a held read always resumes when the request loop asks again.
+    private let inputLimit: Int
+    private let unwritableTimeout: TimeAmount
+    private let logger: Logger
+    /// Called on the event loop once the channel is closed; true when the client had
+    /// left a full write buffer unread at some point (its freed memory is worth handing
+    /// back to the kernel).
+    private let onClose: (_ heldFullOutput: Bool) -> Void
+
+    private var context: ChannelHandlerContext?
+    /// The request loop waiting for its next frame.
+    private var waiting: EventLoopPromise<LineFramer.Frame?>?
+    /// A `read` held back by the backpressure, to be passed on when it lifts.
+    private var readHeld = false
+    private var closed = false
+    private var heldFullOutput = false
+    private var unwritableClose: Scheduled<Void>?
+    /// Lines handed out since this channel last read (an I/O event, so after a poll).
+    private var handedOutSinceRead = 0
+    /// Set while the request loop waits for the poll.
+    private var yielding: Scheduled<Void>?
 
     init(
-        id: ConnectionID, greeting: [UInt8], lineLimit: Int,
-        frames: AsyncStream<LineFramer.Frame>.Continuation, onClose: @escaping @Sendable () -> Void
+        greeting: [UInt8], lineLimit: Int, unwritableTimeout: TimeAmount, logger: Logger,
+        onClose: @escaping (_ heldFullOutput: Bool) -> Void
     ) {
-        self.id = id
         self.greeting = greeting
         self.framer = LineFramer(limit: lineLimit)
-        self.frames = frames
+        self.inputLimit = lineLimit
+        self.unwritableTimeout = unwritableTimeout
+        self.logger = logger
         self.onClose = onClose
+    }
+
+    /// The next request line for the request loop, once the client has room for its
+    /// answer; nil when the connection is closed and every received line was handed out.
+    /// One caller at a time (the connection's request loop); on the event loop.
+    func nextFrame(eventLoop: any EventLoop) -> EventLoopFuture<LineFramer.Frame?> {
+        precondition(waiting == nil, "one request loop per connection")
+        if handedOutSinceRead >= Self.burst && framer.pendingCount > 0 {
+            let promise = eventLoop.makePromise(of: LineFramer.Frame?.self)
+            waiting = promise
+            yield(on: eventLoop)
+            return promise.futureResult
+        }
+        if let frame = takeFrame() { return eventLoop.makeSucceededFuture(frame) }
+        if closed { return eventLoop.makeSucceededFuture(nil) }
+        let promise = eventLoop.makePromise(of: LineFramer.Frame?.self)
+        waiting = promise
+        resumeReading()
+        return promise.futureResult
+    }
+
+    private func yield(on eventLoop: any EventLoop) {
+        guard yielding == nil else { return }
+        let scheduled = eventLoop.scheduleTask(in: Self.yieldPause) {}
+        yielding = scheduled
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        // Also when cancelled (a read came first, or the event loop shuts down): the
+        // request loop must never be left waiting.
+        scheduled.futureResult.whenComplete { _ in handler.value.endYield() }
+    }
+
+    private func endYield() {
+        yielding = nil
+        handedOutSinceRead = 0
+        deliver()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -31,21 +120,115 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        framer.append(buffer.readableBytesView)
-        while let frame = framer.next() {
-            frames.yield(frame)
+        framer.append(unwrapInboundIn(data).readableBytesView)
+        if let yielding {
+            yielding.cancel()  // ends the yield: this read came from a poll
+        } else {
+            handedOutSinceRead = 0
+            deliver()
         }
     }
 
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context) {
+            context.read()
+        } else {
+            readHeld = true
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            unwritableClose?.cancel()
+            unwritableClose = nil
+            deliver()
+            resumeReading()
+        } else {
+            heldFullOutput = true
+            if unwritableClose == nil {
+                let channel = context.channel
+                let logger = self.logger
+                let timeout = unwritableTimeout
+                unwritableClose = context.eventLoop.scheduleTask(in: timeout) {
+                    logger.warning(
+                        "closing a client that left its responses unread",
+                        metadata: ["unwritable_seconds": "\(Double(timeout.nanoseconds) / 1e9)"])
+                    channel.close(promise: nil)
+                }
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
-        frames.finish()
-        onClose()
+        closed = true
+        unwritableClose?.cancel()
+        unwritableClose = nil
+        deliver()
+        onClose(heldFullOutput)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset by the peer and the like: the connection is over, nothing else is.
         context.close(promise: nil)
+    }
+
+    // MARK: Backpressure
+
+    /// A frame for the request loop, if one is complete and may be handled now. After
+    /// the close the remaining lines are still handed out (a client may send `next` and
+    /// hang up at once), though their answers go nowhere.
+    private func takeFrame() -> LineFramer.Frame? {
+        guard closed || (context?.channel.isWritable ?? false) else { return nil }
+        guard let frame = framer.next() else { return nil }
+        handedOutSinceRead += 1
+        resumeReading()
+        return frame
+    }
+
+    /// Hands the waiting request loop a frame, or the end of the connection.
+    private func deliver() {
+        guard let promise = waiting, yielding == nil else { return }
+        if let frame = takeFrame() {
+            waiting = nil
+            promise.succeed(frame)
+        } else if closed {
+            waiting = nil
+            promise.succeed(nil)
+        }
+    }
+
+    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
+        context.channel.isWritable && framer.pendingCount <= inputLimit
+    }
+
+    private func resumeReading() {
+        guard readHeld, let context, mayRead(context) else { return }
+        readHeld = false
+        context.read()
+    }
+}
+
+/// The request loop's side of a `ConnectionHandler`: asks for frames from any thread.
+struct ConnectionFrames: Sendable {
+    private let handler: NIOLoopBound<ConnectionHandler>
+
+    /// On the channel's event loop.
+    init(_ handler: ConnectionHandler, eventLoop: any EventLoop) {
+        self.handler = NIOLoopBound(handler, eventLoop: eventLoop)
+    }
+
+    func next() async -> LineFramer.Frame? {
+        let eventLoop = handler.eventLoop
+        let future: EventLoopFuture<LineFramer.Frame?>
+        if eventLoop.inEventLoop {
+            // The request loop runs on this event loop (its executor preference): no hop.
+            future = handler.value.nextFrame(eventLoop: eventLoop)
+        } else {
+            let handler = self.handler
+            future = eventLoop.flatSubmit { handler.value.nextFrame(eventLoop: eventLoop) }
+        }
+        return (try? await future.get()) ?? nil
     }
 }

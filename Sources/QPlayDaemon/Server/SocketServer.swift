@@ -20,20 +20,31 @@ public final class SocketServer: Sendable {
         public var allowedUID: UInt32
         /// Longest request line in bytes, newline not counted.
         public var lineLimit: Int
-        /// A subscriber whose unread output passes this many bytes is disconnected
-        /// rather than buffered for without end.
+        /// Unread output (responses and events) past which a connection is paused: a
+        /// subscriber is disconnected rather than buffered for without end, and no more
+        /// requests are read or answered until the client reads (the write-buffer
+        /// high-water mark; the low-water mark is half of it).
         public var outputLimit: Int
+        /// A connection whose output stays over `outputLimit` this long is closed: its
+        /// client reads nothing.
+        public var unwritableTimeout: Duration
+        /// Connections served at once; one more is answered with an `unavailable` line
+        /// instead of the greeting and closed.
+        public var maxConnections: Int
         public var threads: Int
 
         public init(
             socketPath: String, version: String = QPlayVersion.current, allowedUID: UInt32 = getuid(),
-            lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 4 << 20, threads: Int = 1
+            lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 4 << 20,
+            unwritableTimeout: Duration = .seconds(30), maxConnections: Int = 512, threads: Int = 1
         ) {
             self.socketPath = socketPath
             self.version = version
             self.allowedUID = allowedUID
             self.lineLimit = lineLimit
             self.outputLimit = outputLimit
+            self.unwritableTimeout = unwritableTimeout
+            self.maxConnections = maxConnections
             self.threads = threads
         }
     }
@@ -49,12 +60,16 @@ public final class SocketServer: Sendable {
         var clients: [ConnectionID: Client] = [:]
         var nextID: UInt64 = 1
         var stopped = false
+        /// Connections refused since the cap was last reached, for the log.
+        var refused = 0
     }
 
     public let configuration: Configuration
     private let handler: any RequestHandler
     private let logger: Logger
     private let state = Mutex(State())
+    /// Trims the heap after a client that left a full write buffer behind goes away.
+    private let memory = IdleMemoryRelease()
     /// Held while event and subscribe-response lines are queued for writing, so events
     /// leave in publishing order and a subscriber sees none before its `{}`.
     private let delivery = Mutex(())
@@ -151,6 +166,11 @@ public final class SocketServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             // Accept nothing until the socket file's mode is 0600.
             .serverChannelOption(ChannelOptions.autoRead, value: false)
+            .serverChannelInitializer { [logger] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
+                }
+            }
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark,
                 value: .init(low: configuration.outputLimit / 2, high: configuration.outputLimit))
@@ -179,30 +199,67 @@ public final class SocketServer: Sendable {
     private struct PeerRefused: Error {}
     private struct ServerStopped: Error {}
 
+    private enum Admission {
+        /// `refusedBefore`: connections refused since the cap was last reached.
+        case admitted(ConnectionID, refusedBefore: Int)
+        case refused(first: Bool)
+        case stopped
+    }
+
+    /// Registers the connection and greets it, or refuses it past `maxConnections`.
     private func setUp(_ channel: any Channel) throws {
-        let id: ConnectionID? = state.withLock { state in
-            guard !state.stopped else { return nil }
+        let cap = configuration.maxConnections
+        let admission: Admission = state.withLock { state in
+            guard !state.stopped else { return .stopped }
+            guard state.clients.count < cap else {
+                state.refused += 1
+                return .refused(first: state.refused == 1)
+            }
             let id = ConnectionID(rawValue: state.nextID)
             state.nextID += 1
             state.clients[id] = Client(channel: channel)
-            return id
+            defer { state.refused = 0 }
+            return .admitted(id, refusedBefore: state.refused)
         }
-        guard let id else { throw ServerStopped() }
-        let (frames, continuation) = AsyncStream.makeStream(of: LineFramer.Frame.self)
-        let greeting = Greeting(version: configuration.version).encodedLine()
-        try channel.pipeline.syncOperations.addHandler(
-            ConnectionHandler(
-                id: id, greeting: greeting, lineLimit: configuration.lineLimit, frames: continuation,
-                onClose: { [self] in _ = self.state.withLock { $0.clients.removeValue(forKey: id) } }))
+        let id: ConnectionID
+        switch admission {
+        case .stopped:
+            throw ServerStopped()
+        case .refused(let first):
+            if first {
+                logger.warning("\(cap) connections open (max_connections); refusing more until some close")
+            }
+            let line = Response.failure(
+                .unavailable("too many connections (max_connections = \(cap)); try again later")
+            ).encodedLine(id: nil)
+            try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(line: line))
+            return
+        case .admitted(let admitted, let refusedBefore):
+            if refusedBefore > 0 {
+                logger.notice("accepting connections again after refusing \(refusedBefore)")
+            }
+            id = admitted
+        }
+        let handler = ConnectionHandler(
+            greeting: Greeting(version: configuration.version).encodedLine(), lineLimit: configuration.lineLimit,
+            unwritableTimeout: TimeAmount(configuration.unwritableTimeout), logger: logger,
+            onClose: { [self] heldFullOutput in
+                _ = self.state.withLock { $0.clients.removeValue(forKey: id) }
+                // Its buffered responses were just freed; glibc would keep the pages.
+                if heldFullOutput { self.memory.queryAnswered() }
+            })
+        try channel.pipeline.syncOperations.addHandler(handler)
+        let frames = ConnectionFrames(handler, eventLoop: channel.eventLoop)
         Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {
             await self.serve(id, channel: channel, frames: frames)
         }
     }
 
     /// The request loop of one connection: one request at a time, so responses leave in
-    /// request order.
-    private func serve(_ id: ConnectionID, channel: any Channel, frames: AsyncStream<LineFramer.Frame>) async {
-        for await frame in frames {
+    /// request order. `frames` hands out the next request only once the client has room
+    /// for its answer (see `ConnectionHandler`).
+    private func serve(_ id: ConnectionID, channel: any Channel, frames: ConnectionFrames) async {
+        while let frame = await frames.next() {
             let reply: [UInt8]
             switch frame {
             case .tooLong:

@@ -112,6 +112,7 @@ private struct Sandbox {
             max_hold_ms = 20000
             restart_after_ms = 5000
             scan_on_start = false
+            max_connections = 64
             log_level = "debug"
             """, to: sandbox.defaultConfigFile)
         let folder = file.removingLastComponent()
@@ -128,6 +129,7 @@ private struct Sandbox {
         #expect(configuration.maxHold == .seconds(20))
         #expect(configuration.restartAfter == 5)
         #expect(!configuration.scanOnStart)
+        #expect(configuration.maxConnections == 64)
         #expect(configuration.logLevel == .debug)
     }
 
@@ -201,6 +203,7 @@ private struct Sandbox {
         ("scan_on_start = 1", "scan_on_start", "expected true or false"),
         ("music_directory = 3", "music_directory", "expected a string"),
         ("raw_channels = 0", "raw_channels", "out of range 1...8"),
+        ("max_connections = 0", "max_connections", "out of range 1...100000"),
         ("scan_rate = 1000.0", "scan_rate", "out of range"),
         ("output = \"speakers\"", "output", "unknown output"),
         ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
