@@ -15,7 +15,11 @@ public enum StatusFormat {
         while let open = rest.firstIndex(of: "{") {
             output += rest[..<open]
             let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
+            guard let close = rest[afterOpen...].firstIndex(of: "}") else {
+                // An unclosed `{`: the rest stays as written (the text before it is out).
+                rest = rest[open...]
+                break
+            }
             let name = String(rest[afterOpen..<close])
             if let value = value(of: name, in: status) {
                 output += value
