@@ -21,6 +21,8 @@ enum TagLibFuzz {
         file.write(contents)
         guard let info = try? TagReader.read(FilePath(file.path)) else { return }
         fuzzCheck(info.durationMilliseconds >= 0, "duration \(info.durationMilliseconds) ms")
+        fuzzCheck(info.duration >= 0, "duration \(info.duration) s")
+        fuzzCheck(info.bitrateKbps >= 0, "bitrate \(info.bitrateKbps) kbps")
         fuzzCheck(info.sampleRate > 0, "read as audio with sample rate \(info.sampleRate)")
         if let present = info.presentAudioBytes {
             fuzzCheck(present <= contents.count, "\(present) bytes of audio in a file of \(contents.count)")
