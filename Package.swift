@@ -4,6 +4,25 @@ import PackageDescription
 // Dependency direction (see docs/ARCHITECTURE.md):
 //   C bindings → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol → QPlayDaemon
 //   → executables (qplayd, qplay)
+
+// scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
+// qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
+// the fuzz executables link libFuzzer. The dependencies (NIO, GRDB, TOMLKit) stay
+// uninstrumented: the coverage that guides the fuzzer is on our code, and the build on
+// two cores stays short. The normal build sees none of it.
+let fuzzing = Context.environment["QPLAY_FUZZ"] == "1"
+let fuzzInstrumented: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+let fuzzInstrumentedC: [CXXSetting] = fuzzing ? [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])] : []
+
+/// One libFuzzer target under Fuzz/Targets: without QPLAY_FUZZ its main replays inputs
+/// (the regression test runs it on the committed corpus).
+func fuzzTarget(_ name: String, _ directory: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: "qplay-fuzz-\(name)", dependencies: ["QPlayFuzzSupport"] + dependencies,
+        path: "Fuzz/Targets/\(directory)", swiftSettings: fuzzInstrumented,
+        linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
+}
+
 let package = Package(
     name: "qplay",
     platforms: [.macOS(.v14)],
@@ -29,6 +48,7 @@ let package = Package(
             providers: [.apt(["libasound2-dev"])]),
         .target(
             name: "CTagLib", path: "Sources/CTagLib",
+            cxxSettings: fuzzInstrumentedC,
             linkerSettings: [.linkedLibrary("tag")]),
 
         // Audio: decoders, outputs, the audio thread
@@ -37,7 +57,8 @@ let package = Package(
             dependencies: [
                 "CMPG123", "CALSA",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            swiftSettings: fuzzInstrumented),
         // Library: tags, scanner, index, queries, item collections
         .target(
             name: "QPlayLibrary",
@@ -45,7 +66,8 @@ let package = Package(
                 "CTagLib",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            swiftSettings: fuzzInstrumented),
         // Engine: the pure queue and player state machine (no I/O, injectable clock)
         .target(
             name: "QPlayEngine",
@@ -57,7 +79,8 @@ let package = Package(
         // Kept free of NIO, GRDB and full Foundation so the CLI starts fast.
         .target(
             name: "QPlayProtocol",
-            dependencies: []),
+            dependencies: [],
+            swiftSettings: fuzzInstrumented),
         // Daemon: socket server, command dispatch, persistence, configuration
         .target(
             name: "QPlayDaemon",
@@ -69,7 +92,8 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            swiftSettings: fuzzInstrumented),
 
         // Executables
         .executableTarget(
@@ -121,6 +145,24 @@ let package = Package(
         .executableTarget(name: "qplay-bench-engine", dependencies: ["QPlayAudio"], path: "Benchmarks/EngineBench"),
         .executableTarget(name: "qplay-bench-daemon", path: "Benchmarks/DaemonBench"),
 
+        // Fuzz targets (scripts/fuzz), not shipped
+        .target(
+            name: "QPlayFuzzSupport", path: "Fuzz/Support",
+            swiftSettings: fuzzing ? [.define("QPLAY_FUZZ")] : []),
+        fuzzTarget("request-decoder", "RequestDecoder", ["QPlayProtocol"]),
+        fuzzTarget("line-framer", "LineFramer", ["QPlayProtocol"]),
+        fuzzTarget("command-parsing", "CommandParsing", ["QPlayProtocol"]),
+        fuzzTarget("status-format", "StatusFormat", ["QPlayProtocol"]),
+        fuzzTarget("config", "Config", [
+            "QPlayDaemon", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        fuzzTarget("taglib", "TagLib", [
+            "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        fuzzTarget("mpg123", "MPG123", [
+            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+
         // Tests
         .target(
             name: "QPlayTestSupport",
@@ -138,6 +180,9 @@ let package = Package(
                 "QPlayEngine", "QPlayLibrary",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        .testTarget(
+            name: "QPlayFuzzTests",
+            dependencies: ["QPlayTestSupport"]),
         .testTarget(
             name: "QPlayProtocolTests",
             dependencies: ["QPlayProtocol"]),

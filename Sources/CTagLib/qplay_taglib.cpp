@@ -1,6 +1,7 @@
 #include "qplay_taglib.h"
 #include "budget_stream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -198,8 +199,10 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
         gain_value(map, "REPLAYGAIN_ALBUM_GAIN", &out->has_album_gain, &out->album_gain);
         gain_value(map, "REPLAYGAIN_ALBUM_PEAK", &out->has_album_peak, &out->album_peak);
 
-        out->duration_ms = props->lengthInMilliseconds();
-        out->bitrate_kbps = props->bitrate();
+        // TagLib computes these from header fields; damaged headers can give negative
+        // numbers (INT_MIN ms), which mean "unknown" like 0.
+        out->duration_ms = std::max(0, props->lengthInMilliseconds());
+        out->bitrate_kbps = std::max(0, props->bitrate());
         out->sample_rate = props->sampleRate();
         out->channels = props->channels();
         if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) read_lame_header(mpeg, out);

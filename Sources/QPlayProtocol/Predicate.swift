@@ -32,7 +32,9 @@ public struct Predicate: Sendable, Hashable, Codable {
                 "\(command): each `where` item must be an object like "
                     + #"{"property":"title","op":"contains","value":"love"}, got \#(json.typeDescription)"#)
         }
-        for key in fields.keys where !["property", "op", "value"].contains(key) {
+        // Sorted: a dictionary's order differs between instances, and the same line must
+        // always get the same message.
+        for key in fields.keys.sorted() where !["property", "op", "value"].contains(key) {
             throw .badRequest("\(command): unknown predicate field `\(key)` (fields: property, op, value)")
         }
         let properties = SearchProperty.allCases.map(\.rawValue).joined(separator: ", ")

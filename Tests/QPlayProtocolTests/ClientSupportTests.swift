@@ -70,6 +70,13 @@ struct ClientSupportTests {
         #expect(Set(StatusFormat.placeholders).count == 15)
     }
 
+    /// Found by the status-format fuzz target: the text before an unclosed `{` came out twice.
+    @Test func unclosedBraceStaysAsWritten() {
+        #expect(StatusFormat.render("{title} – {art", status: sampleStatus) == "Song – {art")
+        #expect(StatusFormat.render("ab {", status: sampleStatus) == "ab {")
+        #expect(StatusFormat.render("{", status: sampleStatus) == "{")
+    }
+
     @Test func stoppedRendersNothing() {
         #expect(StatusFormat.render("{artist} – {title}", status: Status(state: .stopped, output: .init(name: "null"))) == "")
     }
