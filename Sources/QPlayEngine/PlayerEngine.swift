@@ -48,6 +48,12 @@ public struct PlayerEngine: Sendable {
         if let saved { restore(saved) }
     }
 
+    public init(configuration: EngineConfiguration = .init(), restoring saved: PersistedEngineState?) {
+        self.configuration = configuration
+        random = ShuffleRandom(state: configuration.shuffleSeed ?? UInt64.random(in: .min ... .max))
+        if let saved { restore(saved) }
+    }
+
     // MARK: - Reading
 
     /// `duration`: the length the audio side measured for the current request, when it
