@@ -21,6 +21,10 @@ struct CommandDispatcher: RequestHandler {
             return .failure(error)
         } catch let error as LibraryScanError {
             return .failure(.unavailable(error.description))
+        } catch where DatabaseFiles.isStorageFailure(error) {
+            // The disk, not the daemon: full, read-only or failing.
+            return .failure(
+                .unavailable("cannot write the library index \(library.index.databasePath): \(DatabaseFiles.reason(error))"))
         } catch {
             return .failure(.internalError("\(error)"))
         }

@@ -96,7 +96,8 @@ struct StorageFaultEndToEndTests {
     func aReadOnlyDatabaseIsReportedAndEditsAreSavedOnceItIsWritable() throws {
         let daemon = DaemonProcess()
         let state = daemon.dataDirectory + "/state.sqlite"
-        let files = [state, state + "-wal"]
+        let library = daemon.dataDirectory + "/library.sqlite"
+        let files = [state, state + "-wal", library, library + "-wal"]
         defer {
             for file in files { Self.chattr("-i", file) }
             daemon.stop()
@@ -118,6 +119,11 @@ struct StorageFaultEndToEndTests {
         #expect(try watcher.event("storage")["error"] as? String == error)
         try client.ok("mode", ["repeat": "all"])
         let expected = try Expected(client)
+        // A scan cannot write the index: a clear answer, not a daemon bug.
+        let update = try client.request("update", ["wait": true])
+        let failure = update["error"] as? [String: Any]
+        #expect(failure?["code"] as? String == "unavailable", "\(update)")
+        #expect((failure?["message"] as? String)?.contains("library.sqlite") == true, "\(update)")
 
         for file in files { Self.chattr("-i", file) }
         #expect(try watcher.event("storage")["error"] is NSNull)
