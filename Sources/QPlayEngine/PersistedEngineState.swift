@@ -1,7 +1,7 @@
 /// The engine's state as the daemon's row store keeps it: the lists of entries (shared
 /// with the engine, copy-on-write, so taking this after every edit costs no copy) and the
 /// small settings. The store writes what changed between two of these, not the whole.
-public struct PersistedEngineState: Sendable, Equatable {
+public struct PersistedEngineState: Sendable {
     /// The queue the user sees and edits, in order.
     public var collection: [QueueEntry]
     /// The queue the player follows, in queue order.
@@ -12,10 +12,23 @@ public struct PersistedEngineState: Sendable, Equatable {
     public var settings: PersistedEngineSettings
     /// Seconds into `current`; the store keeps positions apart (they are not edits).
     public var position: Double
+    /// The engine's change counts of `collection` and of `installed`/`playOrder`: equal
+    /// counts from the same engine mean the list did not change. Nil: unknown, compare.
+    public var revisions: Revisions?
+
+    public struct Revisions: Sendable, Hashable {
+        public var collection: UInt64 = 0
+        public var installed: UInt64 = 0
+
+        public init(collection: UInt64 = 0, installed: UInt64 = 0) {
+            self.collection = collection
+            self.installed = installed
+        }
+    }
 
     public init(
         collection: [QueueEntry], installed: [QueueEntry], playOrder: [EntryID], current: QueueEntry?,
-        settings: PersistedEngineSettings, position: Double = 0
+        settings: PersistedEngineSettings, position: Double = 0, revisions: Revisions? = nil
     ) {
         self.collection = collection
         self.installed = installed
@@ -23,6 +36,15 @@ public struct PersistedEngineState: Sendable, Equatable {
         self.current = current
         self.settings = settings
         self.position = position
+        self.revisions = revisions
+    }
+}
+
+extension PersistedEngineState: Equatable {
+    /// The same queue, entry and settings (the change counts are bookkeeping).
+    public static func == (lhs: PersistedEngineState, rhs: PersistedEngineState) -> Bool {
+        lhs.collection == rhs.collection && lhs.installed == rhs.installed && lhs.playOrder == rhs.playOrder
+            && lhs.current == rhs.current && lhs.settings == rhs.settings && lhs.position == rhs.position
     }
 }
 

@@ -41,7 +41,8 @@ extension PlayerEngine {
             settings: PersistedEngineSettings(
                 current: current?.id, modified: modified, volume: volume, repeatMode: repeatMode,
                 shuffle: shuffle, nextEntryID: nextEntryID, randomState: random.state),
-            position: current == nil || state == .stopped ? 0 : clampedPosition(position))
+            position: current == nil || state == .stopped ? 0 : clampedPosition(position),
+            revisions: listRevisions)
     }
 
     mutating func restore(_ saved: EnginePersistentState) {

@@ -12,8 +12,11 @@ import QPlayLibrary
 public struct PlayerEngine: Sendable {
     public let configuration: EngineConfiguration
 
-    var collection: [QueueEntry] = []
-    var installed: InstalledQueue = .empty
+    var collection: [QueueEntry] = [] { didSet { listRevisions.collection &+= 1 } }
+    var installed: InstalledQueue = .empty { didSet { listRevisions.installed &+= 1 } }
+    /// Counts changes of the two lists, so saving after an edit that left a list alone
+    /// does not look through it (the observers modify in place: no copy).
+    var listRevisions = PersistedEngineState.Revisions()
     var modified = false
     var current: QueueEntry?
     var state: PlaybackState = .stopped

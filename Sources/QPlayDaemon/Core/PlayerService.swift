@@ -192,6 +192,8 @@ actor PlayerService {
         do {
             try store.save(engine.persistedState(position: position), position: savedPosition(position))
             if storageError != nil { storageRecovered() }
+        } catch .closed {
+            // Shut down: an audio report arriving after the last save changes nothing.
         } catch {
             storageFailed(error)
         }

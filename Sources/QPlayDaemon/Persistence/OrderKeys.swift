@@ -49,6 +49,11 @@ struct OrderKeys: Sendable, Equatable {
         }
         let oldMiddle = ids[prefix..<(ids.count - suffix)]
         let newMiddle = Array(newIDs[prefix..<(newIDs.count - suffix)])
+        let lower: Double? = prefix > 0 ? keys[prefix - 1] : nil
+        let upper: Double? = suffix > 0 ? keys[keys.count - suffix] : nil
+        if let moved = movedOne(oldMiddle, newMiddle, lower: lower, upper: upper, newIDs: newIDs, range: prefix) {
+            return moved
+        }
         var change = Change()
 
         let newSet = Set(newMiddle)
@@ -62,8 +67,6 @@ struct OrderKeys: Sendable, Equatable {
         let kept = Self.longestIncreasing(oldKeys)
 
         var middleKeys = [Double](repeating: 0, count: newMiddle.count)
-        let lower: Double? = prefix > 0 ? keys[prefix - 1] : nil
-        let upper: Double? = suffix > 0 ? keys[keys.count - suffix] : nil
         var previous = lower
         var index = 0
         var roomLeft = true
@@ -98,6 +101,40 @@ struct OrderKeys: Sendable, Equatable {
         keys.replaceSubrange(prefix..<(keys.count - suffix), with: middleKeys)
         for (id, key) in change.assigned { keyByID[id] = key }
         return change
+    }
+
+    /// The common edit `move`: the changed middle is the old one with its first entry
+    /// moved to the end, or its last to the front. One key, found without a search.
+    private mutating func movedOne(
+        _ oldMiddle: ArraySlice<Int64>, _ newMiddle: [Int64], lower: Double?, upper: Double?, newIDs: [Int64],
+        range start: Int
+    ) -> Change? {
+        let count = newMiddle.count
+        guard count >= 2, oldMiddle.count == count else { return nil }
+        let oldStart = oldMiddle.startIndex
+        let middleKeys = keys[start..<(start + count)]
+        let moved: Int64
+        let newKeys: [Double]
+        let key: Double
+        if newMiddle[count - 1] == oldMiddle[oldStart], newMiddle[0..<(count - 1)] == oldMiddle[(oldStart + 1)...] {
+            moved = oldMiddle[oldStart]
+            guard let spread = Self.spread(count: 1, after: middleKeys.last, before: upper)?.first else { return nil }
+            key = spread
+            newKeys = Array(middleKeys.dropFirst()) + [key]
+        } else if newMiddle[0] == oldMiddle[oldMiddle.endIndex - 1],
+            newMiddle[1...] == oldMiddle[oldStart..<(oldMiddle.endIndex - 1)]
+        {
+            moved = oldMiddle[oldMiddle.endIndex - 1]
+            guard let spread = Self.spread(count: 1, after: lower, before: middleKeys.first)?.first else { return nil }
+            key = spread
+            newKeys = [key] + Array(middleKeys.dropLast())
+        } else {
+            return nil
+        }
+        ids = newIDs
+        keys.replaceSubrange(start..<(start + count), with: newKeys)
+        keyByID[moved] = key
+        return Change(assigned: [(moved, key)], removed: [])
     }
 
     /// Gives every entry a fresh key 1, 2, 3… (all rows are written).

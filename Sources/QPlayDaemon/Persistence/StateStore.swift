@@ -97,25 +97,33 @@ public final class StateStore: Sendable {
             return false
         }
         guard !closed else { throw .closed }
+        // On the writer queue, after any position write queued before: a stale position
+        // must not land on top of the one written with this state.
+        let result = writer.sync { Result { try write(state, position: position) } }
         do {
-            return try stored.withLock { stored throws -> Int in
-                do {
-                    var rows = try stored ?? database.read { try StoredQueueRows.read($0) }
-                    stored = nil
-                    let written = try database.write { db in
-                        let written = try rows.write(state, db)
-                        if let position { try StateDatabase.writePosition(position, db) }
-                        return written
-                    }
-                    stored = rows
-                    return written
-                } catch {
-                    stored = nil
-                    throw error
-                }
-            }
+            return try result.get()
         } catch {
             throw .writeFailed(path: path, reason: DatabaseFiles.reason(error))
+        }
+    }
+
+    /// Runs on `writer`. A failure leaves the stored rows unknown: they are read again.
+    private func write(_ state: PersistedEngineState, position: SavedPosition?) throws -> Int {
+        try stored.withLock { stored throws -> Int in
+            do {
+                var rows = try stored ?? database.read { try StoredQueueRows.read($0) }
+                stored = nil
+                let written = try database.write { db in
+                    let written = try rows.write(state, db)
+                    if let position { try StateDatabase.writePosition(position, db) }
+                    return written
+                }
+                stored = rows
+                return written
+            } catch {
+                stored = nil
+                throw error
+            }
         }
     }
 

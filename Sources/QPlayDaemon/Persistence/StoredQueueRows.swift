@@ -14,6 +14,8 @@ struct StoredQueueRows: Sendable {
     private var rowIDs: Set<Int64> = []
     private var current: Int64?
     private var settings: PersistedEngineSettings?
+    /// The engine's change counts of the lists as written; nil after a read.
+    private var revisions: PersistedEngineState.Revisions?
 
     /// What the database holds now.
     static func read(_ db: Database) throws -> StoredQueueRows {
@@ -41,11 +43,14 @@ struct StoredQueueRows: Sendable {
     /// `state`, and takes `state` as the stored one. Returns the number of rows written.
     /// After a throw this value no longer matches the database: read it again.
     mutating func write(_ state: PersistedEngineState, _ db: Database) throws -> Int {
+        let sameCollection = revisions != nil && state.revisions?.collection == revisions?.collection
+        let sameInstalled = revisions != nil && state.revisions?.installed == revisions?.installed
         let changes = [
-            ("queue_key", queue.update(to: state.collection.map(\.id))),
-            ("installed_key", installed.update(to: state.installed.map(\.id))),
-            ("play_key", play.update(to: state.playOrder)),
+            ("queue_key", sameCollection ? OrderKeys.Change() : queue.update(to: state.collection.map(\.id))),
+            ("installed_key", sameInstalled ? OrderKeys.Change() : installed.update(to: state.installed.map(\.id))),
+            ("play_key", sameInstalled ? OrderKeys.Change() : play.update(to: state.playOrder)),
         ]
+        revisions = state.revisions
         let newCurrent = state.current?.id
         var written = 0
 
