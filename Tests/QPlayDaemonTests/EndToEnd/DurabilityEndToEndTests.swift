@@ -135,4 +135,44 @@ struct DurabilityEndToEndTests {
         }
         #expect(lost == 0, "\(lost) of \(rounds) acknowledged edits were lost")
     }
+
+    /// Edits as fast as one client can send them, then `kill -9` on the last answer: the
+    /// restored state is that of the last edit, not of one some time before it.
+    @Test func aBurstOfEditsIsSavedUpToTheLastAnswer() throws {
+        let daemon = DaemonProcess()
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        try daemon.start()
+        try daemon.waitForLibrary()
+        let config = try daemon.writeConfig("scan_on_start = false\n")
+        let tracks = try daemon.client().ok("search")["tracks"] as? [[String: Any]] ?? []
+        let trackIDs = tracks.compactMap { $0["id"] as? Int }
+        try daemon.client().ok("add", ["ids": trackIDs + trackIDs + trackIDs])
+        try daemon.client().ok("pause")
+
+        var random = SplitMix64(state: 3_000)
+        for round in 1...5 {
+            let client = try daemon.client()
+            var expected = try Expected(client)
+            let count = expected.entries.count
+            for _ in 0..<300 {
+                if Bool.random(using: &random) {
+                    let from = Int.random(in: 0..<count, using: &random)
+                    let to = Int.random(in: 0..<count, using: &random)
+                    try client.ok("move", ["from": from, "to": to])
+                    expected.entries.insert(expected.entries.remove(at: from), at: to)
+                } else {
+                    let volume = Int.random(in: 0...100, using: &random)
+                    try client.ok("volume", ["set": volume])
+                    expected.volume = volume
+                }
+            }
+            daemon.kill9()
+            try daemon.start(["--config", config])
+            let restored = try Expected(try daemon.client())
+            #expect(restored == expected, "round \(round): restored \(restored), acknowledged \(expected)")
+        }
+    }
 }
