@@ -305,6 +305,9 @@ actor PlayerService {
     }
 
     private func savePosition() {
+        // A position write that failed in the background is a failing disk like any
+        // other: reported, and retried by saving everything.
+        if let error = store?.takePositionWriteError() { storageFailed(error) }
         guard engine.status(position: 0).state == .playing else { return }
         let position = self.position
         store?.savePosition(entry: engine.queue.current, seconds: position)

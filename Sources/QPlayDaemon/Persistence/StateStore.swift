@@ -188,6 +188,14 @@ public final class StateStore: Sendable {
         if let error { throw error }
     }
 
+    /// The first failed position write since the last look (or `flush()`), cleared.
+    public func takePositionWriteError() -> StateStoreError? {
+        pending.withLock { pending in
+            defer { pending.firstError = nil }
+            return pending.firstError
+        }
+    }
+
     /// Flushes, then closes the database. Later saves are dropped.
     public func close() throws(StateStoreError) {
         defer {
