@@ -166,6 +166,10 @@ actor PlayerService {
         for command in output.audio {
             send(command)
         }
+        // Saved before anyone hears of it: an event or an answer tells of a saved change.
+        if !output.audio.isEmpty || !output.events.isEmpty {
+            saveNow()
+        }
         for event in output.events {
             switch event {
             case .player:
@@ -177,9 +181,6 @@ actor PlayerService {
                 log.error("skipped \(entry.track.path): \(reason)")
                 events.publish(.error(SkippedEntry(entry: Int64(entry.id), track: Track(entry.track), reason: reason)))
             }
-        }
-        if !output.audio.isEmpty || !output.events.isEmpty {
-            saveNow()
         }
         armDeadline()
     }
