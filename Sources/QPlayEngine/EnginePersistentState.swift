@@ -29,7 +29,7 @@ struct StoredEntry: Codable, Sendable, Equatable {
 
 /// A Codable copy of `Track`. The path is a string when its bytes are valid UTF-8 and a
 /// byte array otherwise, so a non-UTF-8 file name survives the round trip.
-struct StoredTrack: Codable, Sendable, Equatable {
+public struct StoredTrack: Codable, Sendable, Equatable {
     var id: TrackID
     var path: String?
     var pathBytes: [UInt8]?
@@ -52,7 +52,7 @@ struct StoredTrack: Codable, Sendable, Equatable {
     var fileSize: Int64
     var modificationTime: Int64
 
-    init(_ track: Track) {
+    public init(_ track: Track) {
         let bytes = track.path.withPlatformString { pointer in
             Array(UnsafeBufferPointer(start: pointer, count: track.path.length)).map {
                 UInt8(bitPattern: $0)
@@ -84,7 +84,7 @@ struct StoredTrack: Codable, Sendable, Equatable {
         modificationTime = track.modificationTime
     }
 
-    var track: Track {
+    public var track: Track {
         let filePath: FilePath
         if let pathBytes {
             let chars = pathBytes.map { CChar(bitPattern: $0) } + [0]

@@ -30,32 +30,49 @@ extension PlayerEngine {
             randomState: random.state)
     }
 
+    /// The state the row store saves, with the position the caller reads from the audio
+    /// side. Costs no copy of the queue (the arrays are shared until the next edit).
+    public func persistedState(position: Double) -> PersistedEngineState {
+        PersistedEngineState(
+            collection: collection,
+            installed: installed.entries,
+            playOrder: installed.order,
+            current: current,
+            settings: PersistedEngineSettings(
+                current: current?.id, modified: modified, volume: volume, repeatMode: repeatMode,
+                shuffle: shuffle, nextEntryID: nextEntryID, randomState: random.state),
+            position: current == nil || state == .stopped ? 0 : clampedPosition(position),
+            revisions: listRevisions)
+    }
+
+    mutating func restore(_ saved: EnginePersistentState) {
+        restore(saved.persisted)
+    }
+
     /// Takes over a saved state, repairing what does not fit together (a hand-edited or
-    /// partly written blob must not crash the daemon): unknown ids are dropped, a play
+    /// partly written file must not crash the daemon): duplicate ids are dropped, a play
     /// order that is not a permutation of the installed queue is rebuilt, and the next
     /// entry id stays above every id in use.
-    mutating func restore(_ saved: EnginePersistentState) {
-        var byID: [EntryID: QueueEntry] = [:]
-        for stored in saved.entries {
-            byID[stored.id] = QueueEntry(id: stored.id, track: stored.track.track)
-        }
-        collection = unique(saved.collection.compactMap { byID[$0] })
-        let installedEntries = unique(saved.installed.compactMap { byID[$0] })
+    mutating func restore(_ saved: PersistedEngineState) {
+        collection = unique(saved.collection)
+        let installedEntries = unique(saved.installed)
         let installedIDs = installedEntries.map(\.id)
         if saved.playOrder.sorted() == installedIDs.sorted(), Set(saved.playOrder).count == installedIDs.count {
             installed = InstalledQueue(entries: installedEntries, order: saved.playOrder)
         } else {
             installed = .inQueueOrder(installedEntries)
         }
-        modified = saved.modified
-        current = saved.current.flatMap { byID[$0] }
+        let settings = saved.settings
+        modified = settings.modified
+        current = saved.current
         state = current == nil ? .stopped : .paused
-        volume = min(100, max(0, saved.volume))
-        repeatMode = saved.repeatMode
-        shuffle = saved.shuffle
+        volume = min(100, max(0, settings.volume))
+        repeatMode = settings.repeatMode
+        shuffle = settings.shuffle
         if shuffle == false { installed = .inQueueOrder(installed.entries) }
-        nextEntryID = max(saved.nextEntryID, (byID.keys.max() ?? 0) + 1)
-        random = ShuffleRandom(state: saved.randomState)
+        let highest = (collection.map(\.id) + installedIDs + [current?.id ?? 0]).max() ?? 0
+        nextEntryID = max(settings.nextEntryID, highest + 1)
+        random = ShuffleRandom(state: settings.randomState)
         lastKnownPosition = state == .stopped ? 0 : clampedPosition(saved.position)
     }
 

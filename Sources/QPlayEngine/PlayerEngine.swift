@@ -12,8 +12,11 @@ import QPlayLibrary
 public struct PlayerEngine: Sendable {
     public let configuration: EngineConfiguration
 
-    var collection: [QueueEntry] = []
-    var installed: InstalledQueue = .empty
+    var collection: [QueueEntry] = [] { didSet { listRevisions.collection &+= 1 } }
+    var installed: InstalledQueue = .empty { didSet { listRevisions.installed &+= 1 } }
+    /// Counts changes of the two lists, so saving after an edit that left a list alone
+    /// does not look through it (the observers modify in place: no copy).
+    var listRevisions = PersistedEngineState.Revisions()
     var modified = false
     var current: QueueEntry?
     var state: PlaybackState = .stopped
@@ -43,6 +46,12 @@ public struct PlayerEngine: Sendable {
     var lastKnownPosition: Double = 0
 
     public init(configuration: EngineConfiguration = .init(), restoring saved: EnginePersistentState? = nil) {
+        self.configuration = configuration
+        random = ShuffleRandom(state: configuration.shuffleSeed ?? UInt64.random(in: .min ... .max))
+        if let saved { restore(saved) }
+    }
+
+    public init(configuration: EngineConfiguration = .init(), restoring saved: PersistedEngineState?) {
         self.configuration = configuration
         random = ShuffleRandom(state: configuration.shuffleSeed ?? UInt64.random(in: .min ... .max))
         if let saved { restore(saved) }

@@ -8,6 +8,25 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case scan
     /// The player skipped an entry it could not play.
     case error
+    /// Saving the player state started failing, or works again.
+    case storage
+}
+
+/// `storage` event data: why the player state cannot be saved, or null once it is saved
+/// again (the same text as `status.storage_error`).
+public struct StorageStatus: Sendable, Hashable, Codable {
+    public var error: String?
+
+    public init(error: String?) {
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey { case error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(error, forKey: .error)
+    }
 }
 
 /// `queue` event data.
@@ -54,6 +73,7 @@ public enum Event: Sendable, Hashable {
     case queue(QueueChange)
     case scan(ScanProgressUpdate)
     case error(SkippedEntry)
+    case storage(StorageStatus)
 
     public var kind: EventKind {
         switch self {
@@ -61,6 +81,7 @@ public enum Event: Sendable, Hashable {
         case .queue: .queue
         case .scan: .scan
         case .error: .error
+        case .storage: .storage
         }
     }
 }
@@ -75,6 +96,7 @@ extension Event: Codable {
         case .queue: self = .queue(try container.decode(QueueChange.self, forKey: .data))
         case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
         case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
+        case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
         }
     }
 
@@ -86,6 +108,7 @@ extension Event: Codable {
         case .queue(let change): try container.encode(change, forKey: .data)
         case .scan(let progress): try container.encode(progress, forKey: .data)
         case .error(let skipped): try container.encode(skipped, forKey: .data)
+        case .storage(let storage): try container.encode(storage, forKey: .data)
         }
     }
 }

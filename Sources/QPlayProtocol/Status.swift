@@ -52,12 +52,15 @@ public struct Status: Sendable, Hashable, Codable {
     public var shuffle: Bool
     public var seeking: Seeking
     public var output: OutputStatus
+    /// Why the player state cannot be saved now (the file and SQLite's reason), nil
+    /// while saves work. Edits still take effect; they are saved when the disk works again.
+    public var storageError: String?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
-        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus
+        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil
     ) {
         self.state = state
         self.track = track
@@ -72,11 +75,13 @@ public struct Status: Sendable, Hashable, Codable {
         self.shuffle = shuffle
         self.seeking = seeking
         self.output = output
+        self.storageError = storageError
     }
 
     enum CodingKeys: String, CodingKey {
         case state, track, entry, index, position, duration, queueLength = "queue_length"
         case queueModified = "queue_modified", volume, `repeat`, shuffle, seeking, output
+        case storageError = "storage_error"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,5 +99,6 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(shuffle, forKey: .shuffle)
         try container.encode(seeking, forKey: .seeking)
         try container.encode(output, forKey: .output)
+        try container.encode(storageError, forKey: .storageError)
     }
 }

@@ -43,6 +43,7 @@ extension Status: WireEncodable {
         output.key("seeking"); output.string(seeking.rawValue); output.comma()
         output.key("shuffle"); output.bool(shuffle); output.comma()
         output.key("state"); output.string(state.rawValue); output.comma()
+        output.key("storage_error"); output.string(storageError); output.comma()
         output.key("track"); output.value(track); output.comma()
         output.key("volume"); output.integer(volume)
         output.raw("}")
@@ -146,6 +147,10 @@ extension Event: WireEncodable {
         case .queue(let change): output.value(change)
         case .scan(let progress): output.value(progress)
         case .error(let skipped): output.value(skipped)
+        case .storage(let storage):
+            output.raw("{")
+            output.key("error"); output.string(storage.error)
+            output.raw("}")
         }
         output.comma()
         output.key("event"); output.string(kind.rawValue)

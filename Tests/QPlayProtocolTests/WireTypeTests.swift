@@ -42,8 +42,9 @@ struct WireTypeTests {
         let fields = try object(sampleStatus)
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
-            "volume", "repeat", "shuffle", "seeking", "output",
+            "volume", "repeat", "shuffle", "seeking", "output", "storage_error",
         ])
+        #expect(fields["storage_error"] == .null)
         #expect(fields["position"] == .number(12.346))
         #expect(fields["seeking"] == .string("forward"))
         #expect(fields["output"] == .object(["name": .string("alsa:default"), "error": .null]))

@@ -22,6 +22,10 @@ struct CommandDispatcher: RequestHandler {
         } catch let error as LibraryScanError {
             if case .subpathNotFound = error { return .failure(.notFound(error.description)) }
             return .failure(.unavailable(error.description))
+        } catch where DatabaseFiles.isStorageFailure(error) {
+            // The disk, not the daemon: full, read-only or failing.
+            return .failure(
+                .unavailable("cannot write the library index \(library.index.databasePath): \(DatabaseFiles.reason(error))"))
         } catch {
             return .failure(.internalError("\(error)"))
         }

@@ -15,7 +15,9 @@ public enum Daemon {
         SignalHandling.ignoreSIGPIPE()
         let connectionCap = descriptorBudget(configuration, log: log)
         do {
-            try DaemonDirectories.prepare(for: configuration)
+            for folder in try DaemonDirectories.prepare(for: configuration) {
+                log.notice("made \(folder) private to this user (0700); others could enter it")
+            }
         } catch {
             log.critical("\(error)")
             return DaemonExitStatus.configuration
@@ -33,10 +35,22 @@ public enum Daemon {
         }
 
         let index: LibraryIndex
-        let store: StateStore<EnginePersistentState>
+        let store: StateStore
+        var libraryReplaced = false
         do {
-            index = try LibraryIndex(databasePath: configuration.libraryDatabasePath)
-            store = try StateStore<EnginePersistentState>(path: configuration.stateDatabasePath) { error in
+            let opened = try LibraryIndex.openReplacingCorrupt(databasePath: configuration.libraryDatabasePath)
+            index = opened.0
+            if let aside = opened.movedAside {
+                libraryReplaced = true
+                log.error("the library index \(configuration.libraryDatabasePath) was not a usable database; moved it to \(aside) and rebuilding it by a scan")
+            }
+        } catch {
+            log.critical("cannot open the library index \(configuration.libraryDatabasePath): \(DatabaseFiles.reason(error))")
+            lock.release()
+            return DaemonExitStatus.failure
+        }
+        do {
+            store = try StateStore(path: configuration.stateDatabasePath) { error in
                 log.error("state database: \(error)")
             }
         } catch {
@@ -44,10 +58,10 @@ public enum Daemon {
             lock.release()
             return DaemonExitStatus.failure
         }
-        if let aside = store.movedAsideCorruptFile {
-            log.error("the state database was damaged; moved it to \(aside) and started afresh")
+        if let aside = store.movedAside {
+            log.error("the state database could not be used (\(aside.reason)); moved it to \(aside.path) and started afresh")
         }
-        var saved: SavedPlayerState<EnginePersistentState>?
+        var saved: SavedPlayerState<PersistedEngineState>?
         do {
             saved = try store.load()
         } catch {
@@ -96,7 +110,7 @@ public enum Daemon {
         }
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
-        if configuration.scanOnStart {
+        if configuration.scanOnStart || libraryReplaced {
             _ = await library.startScan(subpath: nil)
         }
 

@@ -8,20 +8,28 @@ import SystemPackage
 /// The edge between the pure engine and the world: it feeds the engine commands with
 /// the time and the position the audio thread reports, carries out the audio commands
 /// the engine returns, arms the engine's deadline (tap/hold), turns engine events into
-/// protocol events and saves the state after every change. Nothing here blocks the
-/// audio thread: every AudioPlayer call only queues a command.
+/// protocol events and saves every change before the command that made it is answered
+/// (a few rows: see `StateStore`). Nothing here blocks the audio thread: every
+/// AudioPlayer call only queues a command.
+///
+/// A save that fails (disk full, read-only) does not fail the command: the change holds
+/// in memory, `status.storage_error` and a `storage` event tell of it, and the state is
+/// saved — and the error cleared — at the next change or retry that works.
 actor PlayerService {
     private var engine: PlayerEngine
     private let audio: AudioPlayer
     private let musicDirectory: FilePath
-    private let store: StateStore<EnginePersistentState>?
+    private let store: StateStore?
     private let events: EventPublisher
     private let log: Logger
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private var deadline: Task<Void, Never>?
-    private var pendingSave: Task<Void, Never>?
-    private static let saveDelay = Duration.milliseconds(200)
+    /// Why the last save failed, nil while saves work.
+    private var storageError: String?
+    private var saveRetry: Task<Void, Never>?
+    /// A failed save is tried again this often (and at every change) until one works.
+    static let saveRetryInterval = Duration.milliseconds(500)
     private var background: [Task<Void, Never>] = []
     /// Where the audio thread was last told to be (a `play` or `seek`) until its
     /// snapshot shows it got there. Commands are only queued for the audio thread, so
@@ -32,7 +40,7 @@ actor PlayerService {
 
     init(
         engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath,
-        store: StateStore<EnginePersistentState>?, events: EventPublisher, log: Logger
+        store: StateStore?, events: EventPublisher, log: Logger
     ) {
         self.engine = engine
         self.audio = audio
@@ -67,6 +75,7 @@ actor PlayerService {
     func shutdown() {
         deadline?.cancel()
         for task in background { task.cancel() }
+        saveRetry?.cancel()
         saveNow()
         if !audio.shutdown(limit: .seconds(1)) {
             log.warning("the audio thread did not stop within 1 s (a file read that does not return); exiting without it")
@@ -110,7 +119,9 @@ actor PlayerService {
         // The length the decoder measured, of the request status describes: one snapshot
         // gives track, position and duration alike.
         let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
-        return QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
+        var status = QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
+        status.storageError = storageError
+        return status
     }
 
     func queue() -> QPlayProtocol.Queue {
@@ -155,6 +166,10 @@ actor PlayerService {
         for command in output.audio {
             send(command)
         }
+        // Saved before anyone hears of it: an event or an answer tells of a saved change.
+        if !output.audio.isEmpty || !output.events.isEmpty {
+            saveNow()
+        }
         for event in output.events {
             switch event {
             case .player:
@@ -167,28 +182,51 @@ actor PlayerService {
                 events.publish(.error(SkippedEntry(entry: Int64(entry.id), track: Track(entry.track), reason: reason)))
             }
         }
-        if !output.audio.isEmpty || !output.events.isEmpty {
-            scheduleSave()
-        }
         armDeadline()
     }
 
-    /// The saved state holds the whole queue, so building it costs time in proportion
-    /// to the queue's length: a burst of commands (a held volume key, a run of skips)
-    /// is saved once, 200 ms after its first change, off the command's response path.
-    private func scheduleSave() {
-        guard pendingSave == nil else { return }
-        pendingSave = Task { [weak self] in
-            try? await Task.sleep(for: Self.saveDelay)
-            await self?.saveNow()
+    /// Writes what changed since the last save, and the position with it (so after a
+    /// track change the position never belongs to the entry before).
+    private func saveNow() {
+        guard let store else { return }
+        let position = self.position
+        do {
+            try store.save(engine.persistedState(position: position), position: savedPosition(position))
+            if storageError != nil { storageRecovered() }
+        } catch .closed {
+            // Shut down: an audio report arriving after the last save changes nothing.
+        } catch {
+            storageFailed(error)
         }
     }
 
-    private func saveNow() {
-        pendingSave?.cancel()
-        pendingSave = nil
-        let position = self.position
-        store?.save(engine.persistentState(position: position), position: savedPosition(position))
+    private func storageFailed(_ error: StateStoreError) {
+        let message: String
+        switch error {
+        case .writeFailed(let path, let reason): message = "cannot write \(path): \(reason)"
+        default: message = error.description
+        }
+        if storageError != message {
+            log.error("\(message); changes are kept in memory and saved when the disk works again")
+            storageError = message
+            events.publish(.storage(StorageStatus(error: message)))
+        }
+        guard saveRetry == nil else { return }
+        saveRetry = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.saveRetryInterval)
+                guard !Task.isCancelled else { return }
+                await self?.saveNow()
+            }
+        }
+    }
+
+    private func storageRecovered() {
+        saveRetry?.cancel()
+        saveRetry = nil
+        storageError = nil
+        log.notice("the player state is saved again")
+        events.publish(.storage(StorageStatus(error: nil)))
     }
 
     private func send(_ command: AudioCommand) {
@@ -268,6 +306,9 @@ actor PlayerService {
     }
 
     private func savePosition() {
+        // A position write that failed in the background is a failing disk like any
+        // other: reported, and retried by saving everything.
+        if let error = store?.takePositionWriteError() { storageFailed(error) }
         guard engine.status(position: 0).state == .playing else { return }
         let position = self.position
         store?.savePosition(entry: engine.queue.current, seconds: position)

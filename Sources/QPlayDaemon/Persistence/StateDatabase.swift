@@ -1,38 +1,86 @@
 import Foundation
 import GRDB
+import QPlayLibrary
 import SystemPackage
 
-/// The SQLite file behind `StateStore`: one row of player state (an encoded blob) and one
-/// row of playback position, in WAL mode so every committed transaction survives a
-/// `kill -9` (synchronous=NORMAL: a power cut may lose the last commits, never corrupt).
+/// The SQLite file behind `StateStore`, in WAL mode with synchronous=NORMAL: every
+/// committed transaction survives a `kill -9` (a power cut may lose the last commits,
+/// never corrupt the file).
+///
+/// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
+/// in each list it belongs to), `player_settings` (one row: current entry, options,
+/// modified flag), `playback_position` (one row, written apart and debounced), and
+/// `player_state` (the first format: the whole state as one JSON document; read once to
+/// carry it over, then emptied).
 final class StateDatabase: Sendable {
     let path: FilePath
     private let queue: DatabaseQueue
 
-    struct Row: Sendable {
-        var version: Int
-        var payload: Data
+    /// The `player_settings.format` this build writes and reads; a higher one was
+    /// written by a newer qplayd.
+    static let settingsFormat = 1
+    /// The `player_state.version` of the first format.
+    static let legacyStateVersion = 1
+
+    /// The file was written by a newer qplayd: schema or format this build does not know.
+    struct NewerFormat: Error, CustomStringConvertible {
+        var detail: String
+        var description: String { detail }
     }
 
     init(path: FilePath) throws {
         self.path = path
+        DatabaseFiles.makePrivate(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         // Another process (sqlite3, a test) may read at the same moment: wait, don't fail.
         configuration.busyMode = .timeout(5)
         configuration.label = "qplay.state"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         queue = try DatabaseQueue(path: path.string, configuration: configuration)
         do {
-            try Self.migrator.migrate(queue)
+            try checkNotNewer()
+            do {
+                try Self.migrator.migrate(queue)
+            } catch {
+                // Two processes opening a new file at once both see no schema; the loser's
+                // migration rolls back, and a second look finds the winner's schema applied.
+                guard try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else { return }
+                try Self.migrator.migrate(queue)
+            }
+            try checkNotNewer()
         } catch {
-            // Two processes opening a new file at once both see no schema; the loser's
-            // migration rolls back, and a second look finds the winner's schema applied.
-            guard try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else { return }
-            try Self.migrator.migrate(queue)
+            try? queue.close()
+            throw error
         }
     }
 
-    /// Versioned schema; add `v2`… below, never edit a shipped migration.
+    private func checkNotNewer() throws {
+        try queue.read { db in
+            guard try db.tableExists("grdb_migrations") else { return }
+            if try Self.migrator.hasBeenSuperseded(db) {
+                let known = Set(Self.migrator.migrations)
+                let unknown = try Self.migrator.appliedIdentifiers(db).subtracting(known).sorted()
+                throw NewerFormat(detail: "it has schema migrations this qplayd does not know (\(unknown.joined(separator: ", ")))")
+            }
+            if try db.tableExists("player_settings"),
+                let format = try Int.fetchOne(db, sql: "SELECT format FROM player_settings WHERE id = 1"),
+                format > Self.settingsFormat
+            {
+                throw NewerFormat(detail: "its player settings have format \(format), this qplayd reads \(Self.settingsFormat)")
+            }
+            if try db.tableExists("player_state"),
+                let version = try Int.fetchOne(db, sql: "SELECT version FROM player_state WHERE id = 1"),
+                version > Self.legacyStateVersion
+            {
+                throw NewerFormat(detail: "its player state has version \(version), this qplayd reads \(Self.legacyStateVersion)")
+            }
+        }
+    }
+
+    /// Versioned schema; add `v3`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -52,42 +100,60 @@ final class StateDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            // One row per entry; a NULL key means "not in that list". The keys only
+            // order: an edit gives new or moved entries keys between their neighbours'.
+            try db.execute(
+                sql: """
+                    CREATE TABLE queue_entry (
+                        id INTEGER PRIMARY KEY,
+                        track BLOB NOT NULL,
+                        queue_key REAL,
+                        installed_key REAL,
+                        play_key REAL
+                    );
+                    CREATE TABLE player_settings (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        format INTEGER NOT NULL,
+                        current INTEGER,
+                        modified INTEGER NOT NULL,
+                        volume INTEGER NOT NULL,
+                        repeat_mode TEXT NOT NULL,
+                        shuffle INTEGER NOT NULL,
+                        next_entry_id INTEGER NOT NULL,
+                        random_state INTEGER NOT NULL,
+                        saved_at REAL NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 
-    /// Writes whichever of the two is given, in one transaction.
-    func write(state: Row?, position: SavedPosition?) throws {
-        let now = Date().timeIntervalSince1970
-        try queue.write { db in
-            if let state {
-                try db.execute(
-                    sql: """
-                        INSERT INTO player_state (id, version, payload, saved_at) VALUES (1, ?, ?, ?)
-                        ON CONFLICT(id) DO UPDATE SET
-                            version = excluded.version, payload = excluded.payload, saved_at = excluded.saved_at
-                        """,
-                    arguments: [state.version, state.payload, now])
-            }
-            if let position {
-                try db.execute(
-                    sql: """
-                        INSERT INTO playback_position (id, entry, seconds, saved_at) VALUES (1, ?, ?, ?)
-                        ON CONFLICT(id) DO UPDATE SET
-                            entry = excluded.entry, seconds = excluded.seconds, saved_at = excluded.saved_at
-                        """,
-                    arguments: [position.entry, position.seconds, now])
-            }
-        }
+    // MARK: Writing
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.write(body)
     }
 
-    func read() throws -> (state: Row?, position: SavedPosition?) {
-        try queue.read { db in
-            let state = try GRDB.Row.fetchOne(db, sql: "SELECT version, payload FROM player_state WHERE id = 1")
-                .map { Row(version: $0["version"], payload: $0["payload"]) }
-            let position = try GRDB.Row.fetchOne(db, sql: "SELECT entry, seconds FROM playback_position WHERE id = 1")
-                .map { SavedPosition(entry: $0["entry"], seconds: $0["seconds"]) }
-            return (state, position)
-        }
+    static func writePosition(_ position: SavedPosition, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO playback_position (id, entry, seconds, saved_at) VALUES (1, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    entry = excluded.entry, seconds = excluded.seconds, saved_at = excluded.saved_at
+                """,
+            arguments: [position.entry, position.seconds, Date().timeIntervalSince1970])
+    }
+
+    func writePosition(_ position: SavedPosition) throws {
+        try queue.write { db in try Self.writePosition(position, db) }
+    }
+
+    // MARK: Reading
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.read(body)
     }
 
     /// SQLite's own consistency check: `["ok"]` for a sound file.
@@ -97,11 +163,5 @@ final class StateDatabase: Sendable {
 
     func close() throws {
         try queue.close()
-    }
-
-    /// True for the errors of a file that is not (or no longer) a usable database.
-    static func isCorruption(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 }

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+import GRDB
+import QPlayEngine
+import QPlayLibrary
 import Synchronization
 import SystemPackage
 
@@ -7,32 +10,31 @@ import SystemPackage
 /// apart from the library index) so a restart — or a `kill -9` — finds the queue,
 /// current entry, options and position again.
 ///
-/// Writes happen on the store's own serial queue, so callers (the daemon's actor) never
-/// wait for the disk: `save` and `savePosition` return at once. Saves arriving faster
-/// than the disk are coalesced — only the newest state is written — and each write is
-/// one transaction. Positions are debounced: written at most once per
-/// `positionInterval`, and never later than that after being reported, so a `kill -9`
-/// loses at most about one interval of position as long as the caller reports the
-/// position regularly (e.g. on its one-second status tick) while playing.
-/// `flush()` writes everything pending and waits (pause, stop, shutdown).
+/// `save` writes before it returns, in one transaction, only the rows the change since
+/// the last save touched (see `StoredQueueRows`): the daemon saves each edit before
+/// answering it, so an acknowledged edit is on disk. A failed save throws and changes
+/// nothing on disk; the next save writes everything since the last one that worked.
 ///
-/// `State` is the engine's persistent state; it is stored as JSON tagged with
-/// `stateVersion` so a future incompatible format is recognised instead of misread.
-public final class StateStore<State: Codable & Sendable>: Sendable {
+/// Positions are not edits: they are written on the store's own serial queue, debounced
+/// — at most once per `positionInterval`, and never later than that after being
+/// reported, so a `kill -9` loses at most about one interval of position as long as the
+/// caller reports the position regularly while playing. `flush()` writes a pending
+/// position and waits (pause, stop, shutdown).
+public final class StateStore: Sendable {
     public let path: FilePath
     public let positionInterval: Duration
-    public let stateVersion: Int
-    /// Where an unreadable (corrupt) database file was moved before a fresh one was
-    /// created, or nil. The daemon should log it.
-    public let movedAsideCorruptFile: FilePath?
+    /// Where a file this build could not use was moved before a fresh one was created
+    /// (a damaged file, or one written by a newer qplayd), or nil. The daemon logs it.
+    public let movedAside: MovedAsideFile?
 
     private let database: StateDatabase
     private let writer = DispatchQueue(label: "qplay.state-store")
     private let pending: Mutex<Pending>
+    /// The rows as committed; nil when they must be read again (at first, after a failure).
+    private let stored = Mutex<StoredQueueRows?>(nil)
     private let onError: @Sendable (StateStoreError) -> Void
 
     private struct Pending: Sendable {
-        var state: State?
         var position: SavedPosition?
         /// A position waiting for the debounce timer.
         var deferredPosition: SavedPosition?
@@ -44,54 +46,85 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
     }
 
     /// Opens (creating and migrating as needed) the database at `path`. A file that is
-    /// not a database is moved aside to `PATH.corrupt` and replaced by an empty one.
-    /// `onError` hears about failed background writes (the daemon logs them); `flush()`
-    /// throws them too.
+    /// not a database is moved aside to `PATH.corrupt-TIMESTAMP`, one written by a newer
+    /// qplayd to `PATH.newer-TIMESTAMP` (kept for that version, never written over), and
+    /// an empty one takes its place. `onError` hears about failed position writes (the
+    /// daemon logs them); `flush()` throws them too.
     public init(
-        path: FilePath, stateVersion: Int = 1, positionInterval: Duration = .seconds(1),
+        path: FilePath, positionInterval: Duration = .seconds(1),
         onError: @escaping @Sendable (StateStoreError) -> Void = { _ in }
     ) throws(StateStoreError) {
         self.path = path
-        self.stateVersion = stateVersion
         self.positionInterval = positionInterval
         self.onError = onError
         pending = Mutex(Pending(debouncer: PositionDebouncer(interval: positionInterval)))
         do {
-            (database, movedAsideCorruptFile) = try Self.open(path)
+            (database, movedAside) = try Self.open(path)
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            throw .cannotOpen(path: path, reason: DatabaseFiles.reason(error))
         }
     }
 
-    private static func open(_ path: FilePath) throws -> (StateDatabase, FilePath?) {
+    private static func open(_ path: FilePath) throws -> (StateDatabase, MovedAsideFile?) {
         do {
             return (try StateDatabase(path: path), nil)
-        } catch where StateDatabase.isCorruption(error) {
-            let aside = FilePath(path.string + ".corrupt")
-            for suffix in ["", "-wal", "-shm"] {
-                _ = rename(path.string + suffix, aside.string + suffix)
-            }
-            return (try StateDatabase(path: path), aside)
+        } catch where DatabaseFiles.isCorruption(error) {
+            let aside = try DatabaseFiles.moveAside(path, label: "corrupt")
+            return (try StateDatabase(path: path), MovedAsideFile(path: aside, reason: "it is not a usable database"))
+        } catch let error as StateDatabase.NewerFormat {
+            let aside = try DatabaseFiles.moveAside(path, label: "newer")
+            return (
+                try StateDatabase(path: path),
+                MovedAsideFile(path: aside, reason: "it was written by a newer qplayd: \(error)")
+            )
         }
     }
 
     // MARK: Writing
 
-    /// Saves `state` (and, when given, the position in the same transaction — use that at
-    /// a track change, so state and position never disagree). Returns at once.
-    public func save(_ state: State, position: SavedPosition? = nil) {
+    /// Writes what changed in `state` since the last save (and, when given, the position
+    /// in the same transaction — use that at a track change, so state and position never
+    /// disagree) and returns when it is committed. Returns the number of rows written.
+    @discardableResult
+    public func save(_ state: PersistedEngineState, position: SavedPosition? = nil) throws(StateStoreError) -> Int {
         let now = ContinuousClock.now
-        let queueDrain = pending.withLock { pending -> Bool in
-            guard !pending.closed else { return false }
-            pending.state = state
-            if let position {
-                pending.position = position
+        let closed = pending.withLock { pending -> Bool in
+            guard !pending.closed else { return true }
+            if position != nil {
                 pending.deferredPosition = nil
                 pending.debouncer.wroteDirectly(now: now)
             }
-            return Self.markDrainQueued(&pending)
+            return false
         }
-        if queueDrain { writer.async { self.drain() } }
+        guard !closed else { throw .closed }
+        // On the writer queue, after any position write queued before: a stale position
+        // must not land on top of the one written with this state.
+        let result = writer.sync { Result { try write(state, position: position) } }
+        do {
+            return try result.get()
+        } catch {
+            throw .writeFailed(path: path, reason: DatabaseFiles.reason(error))
+        }
+    }
+
+    /// Runs on `writer`. A failure leaves the stored rows unknown: they are read again.
+    private func write(_ state: PersistedEngineState, position: SavedPosition?) throws -> Int {
+        try stored.withLock { stored throws -> Int in
+            do {
+                var rows = try stored ?? database.read { try StoredQueueRows.read($0) }
+                stored = nil
+                let written = try database.write { db in
+                    let written = try rows.write(state, db)
+                    if let position { try StateDatabase.writePosition(position, db) }
+                    return written
+                }
+                stored = rows
+                return written
+            } catch {
+                stored = nil
+                throw error
+            }
+        }
     }
 
     /// Reports the playback position. Written at once when the last position write is
@@ -155,6 +188,14 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
         if let error { throw error }
     }
 
+    /// The first failed position write since the last look (or `flush()`), cleared.
+    public func takePositionWriteError() -> StateStoreError? {
+        pending.withLock { pending in
+            defer { pending.firstError = nil }
+            return pending.firstError
+        }
+    }
+
     /// Flushes, then closes the database. Later saves are dropped.
     public func close() throws(StateStoreError) {
         defer {
@@ -163,7 +204,7 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
                 do {
                     try database.close()
                 } catch {
-                    onError(.writeFailed("closing: \(error)"))
+                    onError(.writeFailed(path: path, reason: "closing: \(DatabaseFiles.reason(error))"))
                 }
             }
         }
@@ -195,22 +236,20 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
         drain()
     }
 
-    /// Runs on `writer`: writes the newest pending state and position in one transaction.
+    /// Runs on `writer`: writes the newest pending position.
     private func drain() {
-        let (state, position, closed) = pending.withLock { pending in
+        let (position, closed) = pending.withLock { pending in
             defer {
-                pending.state = nil
                 pending.position = nil
                 pending.drainQueued = false
             }
-            return (pending.state, pending.position, pending.closed)
+            return (pending.position, pending.closed)
         }
-        guard !closed, state != nil || position != nil else { return }
+        guard !closed, let position else { return }
         do {
-            let row = try state.map { StateDatabase.Row(version: stateVersion, payload: try Self.encode($0)) }
-            try database.write(state: row, position: position)
+            try database.writePosition(position)
         } catch {
-            let failure = StateStoreError.writeFailed("\(error)")
+            let failure = StateStoreError.writeFailed(path: path, reason: DatabaseFiles.reason(error))
             pending.withLock { if $0.firstError == nil { $0.firstError = failure } }
             onError(failure)
         }
@@ -218,26 +257,48 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
 
     // MARK: Reading
 
-    /// The last committed state and position, or nil when no state was ever saved.
-    /// (Pending writes are not seen: `flush()` first if that matters.)
-    public func load() throws(StateStoreError) -> SavedPlayerState<State>? {
-        let saved: (state: StateDatabase.Row?, position: SavedPosition?)
+    /// The last committed state and position, or nil when no state was ever saved. A
+    /// state of the first format (one JSON document) is carried over into rows here, in
+    /// one transaction. (Pending positions are not seen: `flush()` first if that matters.)
+    public func load() throws(StateStoreError) -> SavedPlayerState<PersistedEngineState>? {
         do {
-            saved = try database.read()
+            try carryOverFirstFormat()
+        } catch let error as StateStoreError {
+            throw error
         } catch {
-            throw .readFailed("\(error)")
+            throw .readFailed(path: path, reason: DatabaseFiles.reason(error))
         }
-        guard let row = saved.state else { return nil }
-        guard row.version == stateVersion else {
-            throw .incompatibleState(saved: row.version, expected: stateVersion)
-        }
-        let state: State
         do {
-            state = try JSONDecoder().decode(State.self, from: row.payload)
+            return try database.read { db -> SavedPlayerState<PersistedEngineState>? in
+                guard let state = try StoredQueueRows.load(db) else { return nil }
+                let position = try GRDB.Row.fetchOne(db, sql: "SELECT entry, seconds FROM playback_position WHERE id = 1")
+                    .map { SavedPosition(entry: $0["entry"], seconds: $0["seconds"]) }
+                return SavedPlayerState(state: state, position: position)
+            }
         } catch {
-            throw .undecodableState("\(error)")
+            throw .readFailed(path: path, reason: DatabaseFiles.reason(error))
         }
-        return SavedPlayerState(state: state, position: saved.position)
+    }
+
+    /// The first format kept the whole state as one JSON document in `player_state`.
+    private func carryOverFirstFormat() throws {
+        try stored.withLock { stored in
+            stored = nil
+            try database.write { db in
+                guard try PersistedEngineSettings.fetch(db) == nil,
+                    let payload = try Data.fetchOne(db, sql: "SELECT payload FROM player_state WHERE id = 1")
+                else { return }
+                let legacy: EnginePersistentState
+                do {
+                    legacy = try JSONDecoder().decode(EnginePersistentState.self, from: payload)
+                } catch {
+                    throw StateStoreError.undecodableState(path: path, reason: "\(error)")
+                }
+                var rows = StoredQueueRows()
+                _ = try rows.write(legacy.persisted, db)
+                try db.execute(sql: "DELETE FROM player_state")
+            }
+        }
     }
 
     /// SQLite's consistency check of the file: `["ok"]` when sound. The daemon may log
@@ -246,14 +307,7 @@ public final class StateStore<State: Codable & Sendable>: Sendable {
         do {
             return try database.integrityCheck()
         } catch {
-            throw .readFailed("\(error)")
+            throw .readFailed(path: path, reason: DatabaseFiles.reason(error))
         }
-    }
-
-    private static func encode(_ state: State) throws -> Data {
-        let encoder = JSONEncoder()
-        // Sorted keys: the same state gives the same bytes, and `sqlite3` shows it readably.
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(state)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import QPlayEngine
+import QPlayLibrary
 import SystemPackage
 import Testing
 
@@ -8,14 +10,18 @@ import Testing
 import Glibc
 #endif
 
-/// The player state the persistence tests save: shaped like the engine's (entries,
-/// current entry, options) plus a counter.
-struct TestPlayerState: Codable, Sendable, Equatable {
-    var entries: [Int64]
-    var current: Int64?
-    var volume: Int
-    var repeatMode: String
-    var counter: Int
+/// A player state for the persistence tests: `ids` as the queue (installed and played
+/// in that order), `current` playing, and `volume`.
+func testEngineState(_ ids: [Int64], current: Int64?, volume: Int = 70) -> PersistedEngineState {
+    let entries = ids.map { id in
+        QueueEntry(id: id, track: Track(id: id, path: FilePath("Artist/Song \(id).mp3"), title: "Song \(id)", duration: 60))
+    }
+    return PersistedEngineState(
+        collection: entries, installed: entries, playOrder: ids,
+        current: entries.first { $0.id == current },
+        settings: PersistedEngineSettings(
+            current: current, modified: false, volume: volume, repeatMode: .all, shuffle: false,
+            nextEntryID: (ids.max() ?? 0) + 1, randomState: 42))
 }
 
 /// What the child processes of other tests do (see `ChildProcess`). Disabled unless the
@@ -24,15 +30,14 @@ struct TestPlayerState: Codable, Sendable, Equatable {
     static var role: String? { ProcessInfo.processInfo.environment[ChildProcess.roleVariable] }
     static func variable(_ name: String) -> String { ProcessInfo.processInfo.environment[name] ?? "" }
 
-    static let writtenState = TestPlayerState(
-        entries: [11, 12, 13], current: 12, volume: 70, repeatMode: "all", counter: 1)
+    static let writtenState = testEngineState([11, 12, 13], current: 12)
 
     /// Saves a state and two positions (the second one deferred by the debounce), says
     /// "ready", then waits to be killed without ever flushing.
     @Test(.enabled(if: role == "state-writer"))
     func stateWriter() async throws {
-        let store = try StateStore<TestPlayerState>(path: FilePath(Self.variable("QPLAY_TEST_DB")))
-        store.save(Self.writtenState)
+        let store = try StateStore(path: FilePath(Self.variable("QPLAY_TEST_DB")))
+        try store.save(Self.writtenState)
         store.savePosition(entry: 12, seconds: 12.5)
         store.savePosition(entry: 12, seconds: 13.5)
         try Data().write(to: URL(fileURLWithPath: Self.variable("QPLAY_TEST_READY")))
@@ -42,14 +47,15 @@ struct TestPlayerState: Codable, Sendable, Equatable {
     /// Saves as fast as it can until killed: a kill -9 lands in the middle of writes.
     @Test(.enabled(if: role == "state-hammer"))
     func stateHammer() async throws {
-        let store = try StateStore<TestPlayerState>(
+        let store = try StateStore(
             path: FilePath(Self.variable("QPLAY_TEST_DB")), positionInterval: .milliseconds(10))
-        var state = Self.writtenState
+        var ids: [Int64] = [11, 12, 13]
+        var counter: Int64 = 100
         while true {
-            state.counter += 1
-            state.entries.append(Int64(state.counter))
-            store.save(state)
-            store.savePosition(entry: Int64(state.counter), seconds: Double(state.counter))
+            counter += 1
+            ids.append(counter)
+            try store.save(testEngineState(ids, current: 12, volume: Int(counter % 100)))
+            store.savePosition(entry: counter, seconds: Double(counter))
             try await Task.sleep(for: .microseconds(200))
         }
     }

@@ -69,4 +69,42 @@ import Glibc
             try DaemonDirectories.createDirectory(dir.appending("file/below"))
         }
     }
+
+    @Test func aLooserDataFolderIsTightenedAndReported() throws {
+        let dir = TemporaryDirectory("qplay-dirs")
+        defer { dir.remove() }
+        let data = dir.appending("data")
+        #expect(mkdir(data.string, 0o755) == 0 && chmod(data.string, 0o755) == 0)
+        #expect(try DaemonDirectories.preparePrivateDirectory(data))
+        #expect(mode(data) == 0o700)
+        #expect(try DaemonDirectories.preparePrivateDirectory(data) == false)
+    }
+
+    @Test func aSymlinkedPrivateFolderIsRefused() throws {
+        let dir = TemporaryDirectory("qplay-dirs")
+        defer { dir.remove() }
+        let target = dir.appending("target")
+        let link = dir.appending("qplay")
+        #expect(mkdir(target.string, 0o700) == 0)
+        #expect(symlink(target.string, link.string) == 0)
+        let error = try #require(throws: DaemonDirectories.Failure.self) {
+            try DaemonDirectories.prepareSocketDirectory(link, dedicated: true)
+        }
+        #expect(error.reason.contains("symbolic link"))
+        #expect(throws: DaemonDirectories.Failure.self) { try DaemonDirectories.preparePrivateDirectory(link) }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to give a folder away"))
+    func aDataFolderOwnedBySomeoneElseIsRefused() throws {
+        let dir = TemporaryDirectory("qplay-dirs")
+        defer { dir.remove() }
+        let data = dir.appending("data")
+        #expect(mkdir(data.string, 0o700) == 0)
+        #expect(chown(data.string, 65534, 65534) == 0)
+        let error = try #require(throws: DaemonDirectories.Failure.self) {
+            try DaemonDirectories.preparePrivateDirectory(data)
+        }
+        #expect(error.reason.contains("belongs to uid 65534"))
+        #expect(mode(data) == 0o700)
+    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import QPlayEngine
+import QPlayLibrary
 import QPlayTestSupport
 import SystemPackage
 import Testing
@@ -15,7 +18,7 @@ import Glibc
     @Test func anEmptyDatabaseHasNoState() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
-        let store = try StateStore<TestPlayerState>(path: dir.appending("state.sqlite"))
+        let store = try StateStore(path: dir.appending("state.sqlite"))
         #expect(try store.load() == nil)
         // A position alone means nothing without a queue.
         store.savePosition(entry: 3, seconds: 1)
@@ -28,43 +31,75 @@ import Glibc
         defer { dir.remove() }
         let path = dir.appending("state.sqlite")
         do {
-            let store = try StateStore<TestPlayerState>(path: path)
-            store.save(state)
+            let store = try StateStore(path: path)
+            try store.save(state)
             store.savePosition(entry: 12, seconds: 42.25)
             try store.close()
         }
-        let reopened = try StateStore<TestPlayerState>(path: path)
+        let reopened = try StateStore(path: path)
         #expect(try reopened.load() == SavedPlayerState(state: state, position: SavedPosition(entry: 12, seconds: 42.25)))
+        #expect(Self.mode(path) == 0o600)
     }
 
-    @Test func theNewestOfManySavesWins() throws {
+    /// Each save writes the rows its change touched, not the queue: a move, a removal or
+    /// an append in a long queue costs a handful of rows, and what is read back is always
+    /// the last state saved.
+    @Test func editsOfALongQueueWriteFewRows() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
-        let store = try StateStore<TestPlayerState>(path: dir.appending("state.sqlite"))
-        var last = state
-        for counter in 1...500 {
-            last.counter = counter
-            last.entries.append(Int64(counter))
-            store.save(last)
-            store.savePosition(entry: Int64(counter), seconds: Double(counter))
+        let path = dir.appending("state.sqlite")
+        let store = try StateStore(path: path)
+        var ids = (1...20_000).map(Int64.init)
+        #expect(try store.save(testEngineState(ids, current: 1)) == 20_001)
+
+        var collection = testEngineState(ids, current: 1)
+        func edit(_ change: (inout [QueueEntry]) -> Void) throws -> Int {
+            change(&collection.collection)
+            ids = collection.collection.map(\.id)
+            return try store.save(collection)
         }
-        try store.flush()
-        let loaded = try #require(try store.load())
-        #expect(loaded.state == last)
-        // The last position was deferred by the debounce; flush wrote it.
-        #expect(loaded.position == SavedPosition(entry: 500, seconds: 500))
+        #expect(try edit { $0.insert($0.remove(at: 0), at: 19_999) } == 1)  // first to last
+        #expect(try edit { $0.insert($0.remove(at: 10_000), at: 5) } == 1)
+        #expect(try edit { _ = $0.remove(at: 777) } == 1)  // still installed: key cleared
+        let extra = QueueEntry(id: 30_000, track: Track(id: 1, path: FilePath("x.mp3"), title: "x"))
+        #expect(try edit { $0.append(extra) } == 1)
+        #expect(try edit { $0.insert(extra, at: 0); $0.removeLast() } == 1)
+        // Many inserts at one place exhaust the room between two keys; the list is then
+        // renumbered once and stays right.
+        for n in 0..<80 {
+            let entry = QueueEntry(id: 40_000 + Int64(n), track: Track(id: 1, path: FilePath("y.mp3"), title: "y"))
+            _ = try edit { $0.insert(entry, at: 2) }
+        }
+        let reopened = try StateStore(path: path)
+        let loaded = try #require(try reopened.load())
+        #expect(loaded.state.collection.map(\.id) == ids)
+        #expect(loaded.state.installed.map(\.id) == (1...20_000).map(Int64.init))
+        #expect(loaded.state.current?.id == 1)
+    }
+
+    /// Entries that leave every list (and are not playing) leave the table.
+    @Test func removedEntriesAreDeleted() throws {
+        let dir = TemporaryDirectory("qplay-state")
+        defer { dir.remove() }
+        let path = dir.appending("state.sqlite")
+        let store = try StateStore(path: path)
+        try store.save(testEngineState([1, 2, 3, 4], current: 2))
+        try store.save(testEngineState([2, 4], current: 2))
+        try store.save(testEngineState([4, 5], current: nil))
+        let database = try DatabaseQueue(path: path.string)
+        #expect(try database.read { try Int64.fetchAll($0, sql: "SELECT id FROM queue_entry ORDER BY id") } == [4, 5])
+        #expect(try store.load()?.state == testEngineState([4, 5], current: nil))
     }
 
     @Test func aStateSavedWithItsPositionReplacesADeferredPosition() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
-        let store = try StateStore<TestPlayerState>(path: dir.appending("state.sqlite"), positionInterval: .seconds(3600))
-        store.save(state)
+        let store = try StateStore(path: dir.appending("state.sqlite"), positionInterval: .seconds(3600))
+        try store.save(state)
         store.savePosition(entry: 12, seconds: 100)  // written now (leading edge)
         store.savePosition(entry: 12, seconds: 101)  // deferred for an hour
-        var changed = state
-        changed.current = 13
-        store.save(changed, position: SavedPosition(entry: 13, seconds: 0))  // a track change
+        let changed = testEngineState([11, 12, 13], current: 13)
+        try store.save(changed, position: SavedPosition(entry: 13, seconds: 0))  // a track change
         try store.flush()
         #expect(try store.load() == SavedPlayerState(state: changed, position: SavedPosition(entry: 13, seconds: 0)))
     }
@@ -73,13 +108,13 @@ import Glibc
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
         let path = dir.appending("state.sqlite")
-        let store = try StateStore<TestPlayerState>(path: path, positionInterval: .milliseconds(200))
-        store.save(state)
+        let store = try StateStore(path: path, positionInterval: .milliseconds(200))
+        try store.save(state)
         store.savePosition(entry: 12, seconds: 1)
         store.savePosition(entry: 12, seconds: 2)
         store.savePosition(entry: 12, seconds: 3)
         // Read through a second connection, as after a crash; only the timer can write 3.
-        let reader = try StateStore<TestPlayerState>(path: path)
+        let reader = try StateStore(path: path)
         try waitFor("the deferred position") { try reader.load()?.position?.seconds == 3 }
         withExtendedLifetime(store) {}
     }
@@ -88,35 +123,65 @@ import Glibc
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
         let path = dir.appending("state.sqlite")
-        let store = try StateStore<TestPlayerState>(path: path, positionInterval: .seconds(3600))
-        store.save(state)
+        let store = try StateStore(path: path, positionInterval: .seconds(3600))
+        try store.save(state)
         store.savePosition(entry: 12, seconds: 5)
         store.savePosition(entry: 12, seconds: 6, immediately: true)  // e.g. pause
-        let reader = try StateStore<TestPlayerState>(path: path)
+        let reader = try StateStore(path: path)
         try waitFor("the immediate position") { try reader.load()?.position?.seconds == 6 }
         withExtendedLifetime(store) {}
     }
 
-    @Test func aStateOfAnotherVersionOrShapeIsReportedNotMisread() throws {
+    /// A state of the first format (one JSON document in `player_state`) is carried over
+    /// into rows on the first load.
+    @Test func aStateOfTheFirstFormatIsCarriedOver() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
         let path = dir.appending("state.sqlite")
-        do {
-            let store = try StateStore<TestPlayerState>(path: path, stateVersion: 1)
-            store.save(state)
-            try store.close()
+        var engine = PlayerEngine(configuration: EngineConfiguration(shuffleSeed: 3))
+        let tracks = (1...3).map { Track(id: $0, path: FilePath("a/\($0).mp3"), title: "T\($0)", duration: 60) }
+        _ = try engine.add(tracks, now: .zero, position: 0)
+        _ = engine.setVolume(40, now: .zero, position: 0)
+        let legacy = engine.persistentState(position: 0)
+        try Self.writeFirstFormat(legacy, version: 1, to: path)
+
+        let store = try StateStore(path: path)
+        #expect(store.movedAside == nil)
+        let loaded = try #require(try store.load())
+        #expect(loaded.state.collection.map(\.id) == [1, 2, 3])
+        #expect(loaded.state.settings.volume == 40)
+        #expect(PlayerEngine(restoring: loaded.state).queue == engine.queue)
+        let database = try DatabaseQueue(path: path.string)
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM player_state") } == 0)
+    }
+
+    /// A file of a newer qplayd (an unknown schema migration, or a first-format state of
+    /// a higher version) is renamed and kept, never written over.
+    @Test func aStateOfANewerFormatIsKeptAside() throws {
+        let dir = TemporaryDirectory("qplay-state")
+        defer { dir.remove() }
+        let path = dir.appending("state.sqlite")
+        try Self.writeFirstFormat(PlayerEngine().persistentState(position: 0), version: 7, to: path)
+        let store = try StateStore(path: path)
+        let aside = try #require(store.movedAside)
+        #expect(aside.path.string.hasPrefix(path.string + ".newer-"))
+        // Kept as it was: the newer state is still in it, and no table of ours was added.
+        let kept = try DatabaseQueue(path: aside.path.string)
+        #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT version FROM player_state") } == 7)
+        #expect(try kept.read { try $0.tableExists("queue_entry") } == false)
+        try kept.close()
+        #expect(try store.load() == nil)
+        try store.save(state)
+        try store.close()
+
+        let future = try DatabaseQueue(path: path.string)
+        try future.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
-        #expect(throws: StateStoreError.incompatibleState(saved: 1, expected: 2)) {
-            try StateStore<TestPlayerState>(path: path, stateVersion: 2).load()
-        }
-        struct OtherShape: Codable, Sendable { var queue: [String] }
-        let error = try #require(throws: StateStoreError.self) {
-            try StateStore<OtherShape>(path: path, stateVersion: 1).load()
-        }
-        guard case .undecodableState = error else {
-            Issue.record("expected undecodableState, got \(error)")
-            return
-        }
+        try future.close()
+        let again = try StateStore(path: path)
+        #expect(again.movedAside?.reason.contains("v99-from-the-future") == true)
+        #expect(try again.load() == nil)
     }
 
     @Test func aCorruptFileIsMovedAsideAndReplaced() throws {
@@ -125,30 +190,37 @@ import Glibc
         let path = dir.appending("state.sqlite")
         let garbage = pseudoRandomBytes(count: 8192, seed: 5)
         try dir.write(garbage, to: path)
-        let store = try StateStore<TestPlayerState>(path: path)
-        #expect(store.movedAsideCorruptFile == dir.appending("state.sqlite.corrupt"))
-        #expect(try TemporaryDirectory.read(dir.appending("state.sqlite.corrupt")) == garbage)
+        let store = try StateStore(path: path)
+        let aside = try #require(store.movedAside?.path)
+        #expect(aside.string.hasPrefix(path.string + ".corrupt-"))
+        #expect(try TemporaryDirectory.read(aside) == garbage)
         #expect(try store.load() == nil)
-        store.save(state)
-        try store.flush()
+        try store.save(state)
         #expect(try store.load()?.state == state)
     }
 
-    @Test func aWriteFailureIsReportedAndThrownByFlush() throws {
-        let dir = TemporaryDirectory("qplay-state")
-        defer { dir.remove() }
-        struct Unencodable: Codable, Sendable {
-            var value: Double
+    static func writeFirstFormat(_ state: EnginePersistentState, version: Int, to path: FilePath) throws {
+        let database = try DatabaseQueue(path: path.string)
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    CREATE TABLE player_state (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL,
+                        payload BLOB NOT NULL, saved_at REAL NOT NULL);
+                    CREATE TABLE playback_position (id INTEGER PRIMARY KEY CHECK (id = 1), entry INTEGER,
+                        seconds REAL NOT NULL, saved_at REAL NOT NULL);
+                    """)
+            try db.execute(
+                sql: "INSERT INTO player_state VALUES (1, ?, ?, 0)",
+                arguments: [version, try JSONEncoder().encode(state)])
         }
-        let reported = ReportedErrors()
-        let store = try StateStore<Unencodable>(path: dir.appending("state.sqlite")) { reported.append($0) }
-        store.save(Unencodable(value: .nan))  // JSON has no NaN
-        #expect(throws: StateStoreError.self) { try store.flush() }
-        #expect(reported.count == 1)
-        // The error is reported once; the store goes on working.
-        store.save(Unencodable(value: 1))
-        try store.flush()
-        #expect(try store.load()?.state.value == 1)
+        try database.close()
+    }
+
+    static func mode(_ path: FilePath) -> mode_t {
+        var info = stat()
+        return stat(path.string, &info) == 0 ? info.st_mode & 0o777 : 0
     }
 
     /// kill -9 of a process that saved and never flushed: everything it saved is there.
@@ -162,14 +234,14 @@ import Glibc
             environment: ["QPLAY_TEST_DB": path.string, "QPLAY_TEST_READY": ready.string],
             logPath: dir.appending("child.log"))
         try child.waitUntil("the child to save") { fileExists(ready) }
-        let observer = try StateStore<TestPlayerState>(path: path)
+        let observer = try StateStore(path: path)
         // 13.5 was deferred by the debounce: it lands through the child's timer, not a flush.
         try child.waitUntil("the deferred position") { try observer.load()?.position?.seconds == 13.5 }
         child.send(SIGKILL)
         let exit = child.waitForExit()
         #expect(exit.bySignal && exit.status == SIGKILL)
 
-        let reopened = try StateStore<TestPlayerState>(path: path)
+        let reopened = try StateStore(path: path)
         #expect(
             try reopened.load()
                 == SavedPlayerState(state: ChildProcessRoles.writtenState, position: SavedPosition(entry: 12, seconds: 13.5)))
@@ -185,22 +257,24 @@ import Glibc
             role: "state-hammer", environment: ["QPLAY_TEST_DB": path.string], logPath: dir.appending("child.log"))
         // Opening migrates the schema; wait until the child has made it, or both would
         // try to create the same tables.
-        var opened: StateStore<TestPlayerState>?
+        var opened: StateStore?
         try child.waitUntil("the database") {
-            opened = fileExists(path) ? try? StateStore<TestPlayerState>(path: path) : nil
+            opened = fileExists(path) ? try? StateStore(path: path) : nil
             return opened != nil
         }
         let observer = try #require(opened)
-        try child.waitUntil("200 saves") { (try observer.load()?.state.counter ?? 0) >= 200 }
+        try child.waitUntil("200 saves") { (try observer.load()?.state.collection.count ?? 0) >= 203 }
         child.send(SIGKILL)
         #expect(child.waitForExit().bySignal)
 
-        let reopened = try StateStore<TestPlayerState>(path: path)
+        let reopened = try StateStore(path: path)
         #expect(try reopened.integrityCheck() == ["ok"])
         let loaded = try #require(try reopened.load())
-        #expect(loaded.state.counter >= 200)
-        // Every saved state was whole: entries 11...13 then one per counter step.
-        #expect(loaded.state.entries == [11, 12, 13] + (2...loaded.state.counter).map(Int64.init))
+        let ids = loaded.state.collection.map(\.id)
+        #expect(ids.count >= 203)
+        // Every saved state was whole: entries 11...13 then one per save.
+        #expect(ids == [11, 12, 13] + (101...(100 + Int64(ids.count - 3))).map { $0 })
+        #expect(loaded.state.current?.id == 12)
     }
 }
 
@@ -213,15 +287,4 @@ func waitFor(_ what: String, deadline: Duration = .seconds(60), _ condition: () 
         guard clock.now < end else { throw ChildFailure(reason: "gave up waiting for \(what)") }
         usleep(10_000)
     }
-}
-
-final class ReportedErrors: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [StateStoreError] = []
-
-    func append(_ error: StateStoreError) {
-        lock.withLock { errors.append(error) }
-    }
-
-    var count: Int { lock.withLock { errors.count } }
 }

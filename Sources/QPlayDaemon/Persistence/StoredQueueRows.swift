@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import QPlayEngine
+
+/// The ids and sort keys of the `queue_entry` rows and the `player_settings` row as the
+/// database holds them (tracks are not kept here: the engine has them). Saving a state
+/// compares it with this and writes only the rows that differ, so an edit of a long
+/// queue writes a few rows, and after a failed write (a rolled-back transaction) the
+/// next save, compared with what was re-read, writes everything missed at once.
+struct StoredQueueRows: Sendable {
+    private var queue = OrderKeys()
+    private var installed = OrderKeys()
+    private var play = OrderKeys()
+    private var rowIDs: Set<Int64> = []
+    private var current: Int64?
+    private var settings: PersistedEngineSettings?
+    /// The engine's change counts of the lists as written; nil after a read.
+    private var revisions: PersistedEngineState.Revisions?
+
+    /// What the database holds now.
+    static func read(_ db: Database) throws -> StoredQueueRows {
+        var rows = StoredQueueRows()
+        var queuePairs: [(id: Int64, key: Double)] = []
+        var installedPairs: [(id: Int64, key: Double)] = []
+        var playPairs: [(id: Int64, key: Double)] = []
+        let cursor = try Row.fetchCursor(db, sql: "SELECT id, queue_key, installed_key, play_key FROM queue_entry")
+        while let row = try cursor.next() {
+            let id: Int64 = row[0]
+            rows.rowIDs.insert(id)
+            if let key: Double = row[1] { queuePairs.append((id, key)) }
+            if let key: Double = row[2] { installedPairs.append((id, key)) }
+            if let key: Double = row[3] { playPairs.append((id, key)) }
+        }
+        rows.queue = OrderKeys(stored: queuePairs)
+        rows.installed = OrderKeys(stored: installedPairs)
+        rows.play = OrderKeys(stored: playPairs)
+        rows.settings = try PersistedEngineSettings.fetch(db)
+        rows.current = rows.settings?.current
+        return rows
+    }
+
+    /// Writes, in the caller's transaction, what differs between the stored rows and
+    /// `state`, and takes `state` as the stored one. Returns the number of rows written.
+    /// After a throw this value no longer matches the database: read it again.
+    mutating func write(_ state: PersistedEngineState, _ db: Database) throws -> Int {
+        let sameCollection = revisions != nil && state.revisions?.collection == revisions?.collection
+        let sameInstalled = revisions != nil && state.revisions?.installed == revisions?.installed
+        let changes = [
+            ("queue_key", sameCollection ? OrderKeys.Change() : queue.update(to: state.collection.map(\.id))),
+            ("installed_key", sameInstalled ? OrderKeys.Change() : installed.update(to: state.installed.map(\.id))),
+            ("play_key", sameInstalled ? OrderKeys.Change() : play.update(to: state.playOrder)),
+        ]
+        revisions = state.revisions
+        let newCurrent = state.current?.id
+        var written = 0
+
+        var newIDs: Set<Int64> = []
+        for (_, change) in changes {
+            for assigned in change.assigned where !rowIDs.contains(assigned.id) { newIDs.insert(assigned.id) }
+        }
+        if let newCurrent, !rowIDs.contains(newCurrent) { newIDs.insert(newCurrent) }
+        if !newIDs.isEmpty {
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO queue_entry (id, track, queue_key, installed_key, play_key) VALUES (?, ?, ?, ?, ?)")
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            for entry in Self.entries(newIDs, in: state) {
+                try insert.execute(arguments: [
+                    entry.id, try encoder.encode(StoredTrack(entry.track)), queue.key(of: entry.id),
+                    installed.key(of: entry.id), play.key(of: entry.id),
+                ])
+                rowIDs.insert(entry.id)
+                written += 1
+            }
+        }
+
+        var deletions: Set<Int64> = []
+        var candidates = changes.flatMap(\.1.removed)
+        if let current, current != newCurrent { candidates.append(current) }
+        for id in candidates where rowIDs.contains(id) {
+            if !queue.contains(id), !installed.contains(id), !play.contains(id), id != newCurrent {
+                deletions.insert(id)
+            }
+        }
+        for (column, change) in changes {
+            let update = try db.cachedStatement(sql: "UPDATE queue_entry SET \(column) = ? WHERE id = ?")
+            for assigned in change.assigned where !newIDs.contains(assigned.id) {
+                try update.execute(arguments: [assigned.key, assigned.id])
+                written += 1
+            }
+            for id in change.removed where rowIDs.contains(id) && !deletions.contains(id) {
+                try update.execute(arguments: [nil as Double?, id])
+                written += 1
+            }
+        }
+        if !deletions.isEmpty {
+            let delete = try db.cachedStatement(sql: "DELETE FROM queue_entry WHERE id = ?")
+            for id in deletions {
+                try delete.execute(arguments: [id])
+                rowIDs.remove(id)
+                written += 1
+            }
+        }
+        current = newCurrent
+
+        if settings != state.settings {
+            try state.settings.upsert(db, format: StateDatabase.settingsFormat)
+            settings = state.settings
+            written += 1
+        }
+        return written
+    }
+
+    /// The entries of `state` with the given ids (the lists and the current entry).
+    private static func entries(_ ids: Set<Int64>, in state: PersistedEngineState) -> [QueueEntry] {
+        var found: [Int64: QueueEntry] = [:]
+        found.reserveCapacity(ids.count)
+        for list in [state.collection, state.installed] {
+            // New entries are mostly appended: look from the end, stop when all are found.
+            for entry in list.reversed() where ids.contains(entry.id) {
+                found[entry.id] = entry
+                if found.count == ids.count { break }
+            }
+            if found.count == ids.count { break }
+        }
+        if let current = state.current, ids.contains(current.id) { found[current.id] = current }
+        return found.values.sorted { $0.id < $1.id }
+    }
+
+    /// The stored state with its tracks, or nil when no state was ever saved. An entry
+    /// whose track does not decode is left out (the engine repairs the lists).
+    static func load(_ db: Database) throws -> PersistedEngineState? {
+        guard let settings = try PersistedEngineSettings.fetch(db) else { return nil }
+        var byID: [Int64: QueueEntry] = [:]
+        var queuePairs: [(Double, Int64)] = []
+        var installedPairs: [(Double, Int64)] = []
+        var playPairs: [(Double, Int64)] = []
+        let decoder = JSONDecoder()
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT id, track, queue_key, installed_key, play_key FROM queue_entry")
+        while let row = try cursor.next() {
+            let id: Int64 = row[0]
+            let data: Data = row[1]
+            guard let track = try? decoder.decode(StoredTrack.self, from: data) else { continue }
+            byID[id] = QueueEntry(id: id, track: track.track)
+            if let key: Double = row[2] { queuePairs.append((key, id)) }
+            if let key: Double = row[3] { installedPairs.append((key, id)) }
+            if let key: Double = row[4] { playPairs.append((key, id)) }
+        }
+        func ordered(_ pairs: [(Double, Int64)]) -> [Int64] {
+            pairs.sorted { $0.0 < $1.0 }.map(\.1).filter { byID[$0] != nil }
+        }
+        return PersistedEngineState(
+            collection: ordered(queuePairs).compactMap { byID[$0] },
+            installed: ordered(installedPairs).compactMap { byID[$0] },
+            playOrder: ordered(playPairs),
+            current: settings.current.flatMap { byID[$0] },
+            settings: settings)
+    }
+}
+
+extension PersistedEngineSettings {
+    static func fetch(_ db: Database) throws -> PersistedEngineSettings? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state
+                    FROM player_settings WHERE id = 1
+                    """)
+        else { return nil }
+        let randomState: Int64 = row["random_state"]
+        return PersistedEngineSettings(
+            current: row["current"], modified: row["modified"], volume: row["volume"],
+            repeatMode: RepeatMode(rawValue: row["repeat_mode"]) ?? .off, shuffle: row["shuffle"],
+            nextEntryID: row["next_entry_id"], randomState: UInt64(bitPattern: randomState))
+    }
+
+    func upsert(_ db: Database, format: Int) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO player_settings
+                    (id, format, current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state, saved_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    format = excluded.format, current = excluded.current, modified = excluded.modified,
+                    volume = excluded.volume, repeat_mode = excluded.repeat_mode, shuffle = excluded.shuffle,
+                    next_entry_id = excluded.next_entry_id, random_state = excluded.random_state,
+                    saved_at = excluded.saved_at
+                """,
+            arguments: [
+                format, current, modified, volume, repeatMode.rawValue, shuffle, nextEntryID,
+                Int64(bitPattern: randomState), Date().timeIntervalSince1970,
+            ])
+    }
+}
