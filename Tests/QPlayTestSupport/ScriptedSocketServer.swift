@@ -30,18 +30,7 @@ public final class ScriptedSocketServer: @unchecked Sendable {
         self.script = script
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = UnixSocketAddress.bind(listener, to: path)
         guard listener >= 0, bound == 0, listen(listener, accepting ? 64 : 0) == 0 else {
             let reason = String(cString: strerror(errno))
             if listener >= 0 { close(listener) }
@@ -143,18 +132,7 @@ public final class ScriptedSocketServer: @unchecked Sendable {
     public func fillQueue() {
         while true {
             let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                raw.copyBytes(from: bytes)
-                raw[bytes.count] = 0
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let connected = UnixSocketAddress.connect(connection, to: path)
             guard connected == 0 else {
                 close(connection)
                 return

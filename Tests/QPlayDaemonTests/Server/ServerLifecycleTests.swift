@@ -43,16 +43,7 @@ struct ServerLifecycleTests {
         let path = directory.path.string + "/qplay.sock"
         // What a crashed daemon leaves: a bound socket file nobody listens on.
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: Array(path.utf8))
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = UnixSocketAddress.bind(descriptor, to: path)
         #expect(bound == 0)
         close(descriptor)
         #expect(mode(path).type == S_IFSOCK)
