@@ -23,7 +23,9 @@ public final class SocketServer: Sendable {
         /// Unread output (responses and events) past which a connection is paused: a
         /// subscriber is disconnected rather than buffered for without end, and no more
         /// requests are read or answered until the client reads (the write-buffer
-        /// high-water mark; the low-water mark is half of it).
+        /// high-water mark; the low-water mark is half of it). 2 MiB: a client that
+        /// never reads then costs qplayd well under 10 MB, and a subscriber may still
+        /// fall thousands of events behind before it is dropped.
         public var outputLimit: Int
         /// A connection whose output stays over `outputLimit` this long is closed: its
         /// client reads nothing.
@@ -35,7 +37,7 @@ public final class SocketServer: Sendable {
 
         public init(
             socketPath: String, version: String = QPlayVersion.current, allowedUID: UInt32 = getuid(),
-            lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 4 << 20,
+            lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 2 << 20,
             unwritableTimeout: Duration = .seconds(30), maxConnections: Int = 512, threads: Int = 1
         ) {
             self.socketPath = socketPath
