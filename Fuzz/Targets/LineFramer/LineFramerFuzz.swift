@@ -7,7 +7,8 @@ import QPlayProtocol
 /// Between chunks the framer holds at most `limit` bytes.
 ///
 /// Input: a selector byte (small limits 0…31, or the 64 KiB request limit with the
-/// stream repeated to pass it), a count of chunk-size bytes, those bytes, the stream.
+/// stream repeated to pass it by up to 15 KiB), a count of chunk-size bytes, those
+/// bytes, the stream.
 @main
 enum LineFramerFuzz {
     static func main() { FuzzDriver.run(check) }
@@ -19,14 +20,16 @@ enum LineFramerFuzz {
         let payload = input.rest()
         let limit: Int
         var stream: [UInt8]
-        if selector < 0x80 {
+        // Mostly small limits: a run at the real one costs its 64 KiB stream, a thousand
+        // times a small one.
+        if selector < 0xF0 {
             limit = Int(selector % 32)
             stream = Array(payload)
         } else {
             // Fuzz inputs are a few KB: repeat them to cross the real limit (and not much
             // further: each run of the framer costs its stream's length).
             limit = LineFramer.requestLimit
-            let copies = payload.isEmpty ? 0 : min(Int(selector & 0x7F) + 1, (limit + limit / 4) / payload.count + 1)
+            let copies = payload.isEmpty ? 0 : (limit + Int(selector & 0x0F) * 1024) / payload.count + 1
             stream = []
             stream.reserveCapacity(payload.count * copies)
             for _ in 0..<copies { stream.append(contentsOf: payload) }
