@@ -42,11 +42,6 @@ struct ConfigurationFile: Sendable, Equatable {
     }
 
     static func parse(_ text: String, path: FilePath, home: FilePath?) throws(ConfigurationError) -> ConfigurationFile {
-        if let bad = TableHeaderCheck.firstBadHeader(in: text) {
-            throw ConfigurationError(
-                origin: path.string, line: bad.line, column: bad.column,
-                reason: "invalid TOML: a table name must be a bare or quoted key")
-        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

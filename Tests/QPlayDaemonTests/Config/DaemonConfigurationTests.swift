@@ -195,21 +195,6 @@ private struct Sandbox {
         #expect(error.description.hasPrefix("\(file.string):3:"))
     }
 
-    /// Found by the config fuzz target: TOMLKit's parser asserts (aborting a debug
-    /// daemon) on a table header whose name does not start like a key.
-    @Test(arguments: ["[&]", "[[ &]]", "[\t\u{e9}]", "[\n]"])
-    func aTableHeaderWithoutANameIsAnError(header: String) throws {
-        let sandbox = Sandbox()
-        defer { sandbox.directory.remove() }
-        let file = try sandbox.write("music_directory = \"/music\"\n" + header + "\n", to: sandbox.defaultConfigFile)
-        let error = try #require(throws: ConfigurationError.self) {
-            try DaemonConfiguration.load(environment: sandbox.environment())
-        }
-        #expect(error.origin == file.string)
-        #expect(error.line == 2)
-        #expect(error.reason == "invalid TOML: a table name must be a bare or quoted key")
-    }
-
     @Test(arguments: [
         ("tap_threshold_ms = \"300\"", "tap_threshold_ms", "expected an integer"),
         ("scan_rate = \"fast\"", "scan_rate", "expected a number, found string \"fast\""),
