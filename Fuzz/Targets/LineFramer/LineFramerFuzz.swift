@@ -7,7 +7,8 @@ import QPlayProtocol
 /// Between chunks the framer holds at most `limit` bytes.
 ///
 /// Input: a selector byte (small limits 0…31, or the 64 KiB request limit with the
-/// stream repeated to pass it), a count of chunk-size bytes, those bytes, the stream.
+/// stream repeated to pass it by up to 15 KiB), a count of chunk-size bytes, those
+/// bytes, the stream.
 @main
 enum LineFramerFuzz {
     static func main() { FuzzDriver.run(check) }
@@ -19,17 +20,22 @@ enum LineFramerFuzz {
         let payload = input.rest()
         let limit: Int
         var stream: [UInt8]
-        if selector < 0x80 {
+        // Mostly small limits: a run at the real one costs its 64 KiB stream, a thousand
+        // times a small one.
+        if selector < 0xF0 {
             limit = Int(selector % 32)
             stream = Array(payload)
         } else {
             // Fuzz inputs are a few KB: repeat them to cross the real limit (and not much
             // further: each run of the framer costs its stream's length).
             limit = LineFramer.requestLimit
-            let copies = payload.isEmpty ? 0 : min(Int(selector & 0x7F) + 1, (limit + limit / 4) / payload.count + 1)
-            stream = []
-            stream.reserveCapacity(payload.count * copies)
-            for _ in 0..<copies { stream.append(contentsOf: payload) }
+            let copies = payload.isEmpty ? 0 : (limit + Int(selector & 0x0F) * 1024) / payload.count + 1
+            // Copied by doubling: appending a 1-byte payload 80,000 times cost more than
+            // the framing under test.
+            stream = Array(payload)
+            while stream.count < payload.count * copies {
+                stream.append(contentsOf: stream[..<min(stream.count, payload.count * copies - stream.count)])
+            }
         }
         let scale = limit > 1024 ? 1021 : 1
 
@@ -65,10 +71,10 @@ enum LineFramerFuzz {
     static func model(_ stream: [UInt8], limit: Int) -> (frames: [LineFramer.Frame], unfinished: Int) {
         var frames: [LineFramer.Frame] = []
         var start = 0
-        for (index, byte) in stream.enumerated() where byte == UInt8(ascii: "\n") {
-            let line = stream[start..<index]
+        while let newline = stream[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = stream[start..<newline]
             frames.append(line.count > limit ? .tooLong : .line(Array(line)))
-            start = index + 1
+            start = newline + 1
         }
         let unfinished = stream.count - start
         if unfinished > limit { frames.append(.tooLong) }
