@@ -28,6 +28,8 @@ public final class MPG123Decoder: AudioDecoder {
     private let path: FilePath
     /// Referenced by `handle` (unretained) and outlives it: deinit closes the handle first.
     private let reader: BudgetedReader
+    /// The start of a frame a read could not finish (fewer samples than channels).
+    private var carried: [Int16] = []
 
     /// `converting`: a rate and channel count to produce instead of the file's own
     /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
@@ -116,7 +118,11 @@ public final class MPG123Decoder: AudioDecoder {
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         let wholeFrames = buffer.count - buffer.count % format.channels
-        var filled = 0
+        guard wholeFrames > 0 else { return 0 }
+        // Samples of a frame the last call could not finish come first.
+        var filled = carried.count
+        for (index, sample) in carried.enumerated() { buffer[index] = sample }
+        carried.removeAll(keepingCapacity: true)
         reader.begin()
         while filled < wholeFrames {
             var done = 0
@@ -130,18 +136,29 @@ public final class MPG123Decoder: AudioDecoder {
             case Int32(MPG123_OK.rawValue):
                 continue
             case Int32(MPG123_DONE.rawValue) where reader.problem == nil:
-                return filled
+                return wholeFramesOnly(buffer, filled)
             case Int32(MPG123_NEW_FORMAT.rawValue):
                 // A stream that changes format midway: the rest cannot join this one.
                 try checkFormatUnchanged()
             default:
                 // Hand out what decoded; the reader's problem is sticky, so the error
                 // comes with the next call.
-                if filled > 0 { return filled }
+                let whole = wholeFramesOnly(buffer, filled)
+                if whole > 0 { return whole }
                 throw failure(result)
             }
         }
-        return filled
+        return wholeFramesOnly(buffer, filled)
+    }
+
+    /// `filled` cut down to whole frames, the samples of a partial frame kept for the
+    /// next call: libmpg123 can hand out part of a frame on a damaged stream (3,623
+    /// samples of a stereo stream, found by fuzzing), which would swap the channels of
+    /// everything after it. A partial frame at the very end is dropped.
+    private func wholeFramesOnly(_ buffer: UnsafeMutableBufferPointer<Int16>, _ filled: Int) -> Int {
+        let whole = filled - filled % format.channels
+        carried.append(contentsOf: buffer[whole..<filled])
+        return whole
     }
 
     /// Reads every frame header once: an exact length and a full seek index.
@@ -161,6 +178,7 @@ public final class MPG123Decoder: AudioDecoder {
     public func seek(toFrame frame: Int) throws(DecoderError) {
         // A new place to play from: whatever stopped reading before is forgotten.
         reader.restart()
+        carried.removeAll()
         try scanIndex()
         let target = max(0, frameCount.map { min(frame, $0) } ?? frame)
         // Landing reads valid frames from the nearest index entry (far apart in long
