@@ -2,8 +2,9 @@
 # install; sudo when not root) and finds the Swift toolchain.
 
 # Everything qplay builds against or its tests and tools call.
-QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsqlite3-dev)
-QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace)
+QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsqlite3-dev
+  libflac-dev libvorbis-dev libopusfile-dev libsoxr-dev)
+QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace flac vorbis-tools opus-tools snapserver snapclient)
 
 _qplay_apt_updated=0
 
