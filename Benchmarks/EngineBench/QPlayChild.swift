@@ -28,7 +28,7 @@ final class QPlayChild: Sendable {
 
     init(fifo: String) {
         player = AudioPlayer(
-            makeOutput: { RawPCMOutput(kind: .file, path: FilePath(fifo)) }, decoders: MPG123DecoderFactory())
+            makeOutput: { RawPCMOutput(kind: .file, path: FilePath(fifo)) }, decoders: .standard)
     }
 
     static func run(fifo: String) {

@@ -267,7 +267,7 @@ func mpdVersion() -> String {
 /// Decoding alone, as fast as it goes: the floor under any player's CPU figure.
 func decodeCost(_ path: String) throws -> Double {
     let decoder = try MPG123Decoder(path: FilePath(path))
-    var buffer = [Int16](repeating: 0, count: 1764)
+    var buffer = [Int32](repeating: 0, count: 1764)
     let cpu0 = cpuNanoseconds(of: getpid())
     var frames = 0
     while true {

@@ -28,6 +28,7 @@ public final class ALSAOutput: AudioOutput {
     private var pcm: OpaquePointer?
     private var config: OpaquePointer?
     private var format: AudioFormat?
+    private var encoding = SampleEncoding.s16
     private var pacer: RealTimePacer?
     /// The device stops and restarts in place (`snd_pcm_pause`); without it a pause lets
     /// the buffer play out and the resulting xrun is expected, not an underrun.
@@ -56,9 +57,10 @@ public final class ALSAOutput: AudioOutput {
         return snd_pcm_delay(pcm, &frames) == 0 ? max(0, frames) : 0
     }
 
-    public func open(format: AudioFormat) throws(AudioOutputError) {
+    @discardableResult
+    public func open(format: AudioFormat) throws(AudioOutputError) -> SampleEncoding {
         _ = alsaQuiet
-        if let current = self.format, current == format, pcm != nil { return }
+        if let current = self.format, current == format, pcm != nil { return encoding }
         close()
         var handle: OpaquePointer?
         var result: Int32
@@ -87,7 +89,7 @@ public final class ALSAOutput: AudioOutput {
         guard let handle else { throw AudioOutputError(output: name, reason: "cannot open device") }
         pcm = handle
         do throws(AudioOutputError) {
-            try configure(handle, format)
+            encoding = try configure(handle, format)
         } catch {
             close()
             throw error
@@ -97,9 +99,18 @@ public final class ALSAOutput: AudioOutput {
         if pacing == .automatic && (type == SND_PCM_TYPE_FILE || type == SND_PCM_TYPE_NULL) {
             pacer = RealTimePacer(sampleRate: format.sampleRate)
         }
+        return encoding
     }
 
-    private func configure(_ handle: OpaquePointer, _ format: AudioFormat) throws(AudioOutputError) {
+    /// The encodings tried for a source of `bits`, best first: its own depth where the
+    /// device takes it (24-bit FLAC as S32 or S24), else 16 bits (dithered by the caller).
+    private static func candidates(bits: Int) -> [(SampleEncoding, snd_pcm_format_t)] {
+        let s16 = (SampleEncoding.s16, SND_PCM_FORMAT_S16_LE)
+        guard bits > 16 else { return [s16] }
+        return [(.s32, SND_PCM_FORMAT_S32_LE), (.s24in32, SND_PCM_FORMAT_S24_LE), s16]
+    }
+
+    private func configure(_ handle: OpaquePointer, _ format: AudioFormat) throws(AudioOutputError) -> SampleEncoding {
         var params: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&params), "out of memory")
         defer { snd_pcm_hw_params_free(params) }
@@ -107,7 +118,11 @@ public final class ALSAOutput: AudioOutput {
         try check(
             snd_pcm_hw_params_set_access(handle, params, SND_PCM_ACCESS_RW_INTERLEAVED),
             "interleaved access not available")
-        try check(snd_pcm_hw_params_set_format(handle, params, SND_PCM_FORMAT_S16_LE), "S16_LE not available")
+        let candidates = Self.candidates(bits: format.bits)
+        let (chosen, alsaFormat) =
+            candidates.first { snd_pcm_hw_params_test_format(handle, params, $0.1) == 0 } ?? candidates.last!
+        try check(
+            snd_pcm_hw_params_set_format(handle, params, alsaFormat), "\(chosen) not available")
         try check(
             snd_pcm_hw_params_set_channels(handle, params, UInt32(format.channels)),
             "\(format.channels) channels not available")
@@ -125,14 +140,16 @@ public final class ALSAOutput: AudioOutput {
         try check(snd_pcm_hw_params(handle, params), "cannot apply the hardware parameters")
         canPause = snd_pcm_hw_params_can_pause(params) == 1
         try check(snd_pcm_prepare(handle), "cannot prepare the device")
+        return chosen
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         guard let pcm, let format else { throw AudioOutputError(output: name, reason: "not open") }
-        let totalFrames = samples.count / format.channels
+        let bytesPerFrame = format.channels * encoding.bytesPerSample
+        let totalFrames = bytes.count / bytesPerFrame
         var written = 0
         while written < totalFrames {
-            let pointer = samples.baseAddress! + written * format.channels
+            let pointer = bytes.baseAddress! + written * bytesPerFrame
             let result = snd_pcm_writei(pcm, pointer, snd_pcm_uframes_t(totalFrames - written))
             if result >= 0 {
                 written += result

@@ -23,9 +23,14 @@ public protocol AudioOutput: AnyObject {
     /// Underruns recovered since the output was created.
     var underruns: Int { get }
 
-    func open(format: AudioFormat) throws(AudioOutputError)
-    /// Writes whole interleaved frames in the format given to `open`.
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError)
+    /// Opens for audio of `format` and answers the sample encoding `write` takes: the
+    /// source's own depth where the output takes it, else a narrower one (the caller
+    /// dithers).
+    @discardableResult
+    func open(format: AudioFormat) throws(AudioOutputError) -> SampleEncoding
+    /// Writes whole interleaved frames at the rate and channel count given to `open`, in
+    /// the encoding it answered.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError)
     /// How long until `frames` more frames can be written without blocking. The audio
     /// thread waits this long on its command semaphore instead of blocking in `write`,
     /// so a command is handled at once. Outputs paced by their reader return zero.

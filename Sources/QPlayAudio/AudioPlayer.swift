@@ -74,7 +74,7 @@ public final class AudioPlayer: Sendable {
     /// `makeOutput` is called once, on the audio thread, so the output is created where
     /// it lives.
     public init(
-        makeOutput: @escaping @Sendable () -> any AudioOutput, decoders: any AudioDecoderFactory,
+        makeOutput: @escaping @Sendable () -> any AudioOutput, decoders: DecoderRegistry = .standard,
         tuning: PlaybackTuning = .init()
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .unbounded)

@@ -8,13 +8,22 @@ public enum AudioPump {
     /// Returns the number of frames written.
     @discardableResult
     public static func copy(from decoder: any AudioDecoder, to output: any AudioOutput) throws -> Int {
-        try output.open(format: decoder.format)
-        var buffer = [Int16](repeating: 0, count: chunkSamples - chunkSamples % decoder.format.channels)
+        let encoding = try output.open(format: decoder.format)
+        var buffer = [Int32](repeating: 0, count: chunkSamples - chunkSamples % decoder.format.channels)
+        var encoder = SampleEncoder()
+        var bytes: [UInt8] = []
         var frames = 0
         while true {
             let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
             if count == 0 { break }
-            try buffer.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[..<count])) }
+            buffer.withUnsafeBufferPointer {
+                encoder.encode(
+                    UnsafeBufferPointer(rebasing: $0[..<count]), sourceBits: decoder.format.bits, scaled: false,
+                    as: encoding, into: &bytes)
+            }
+            try bytes.withUnsafeBytes {
+                try output.write(UnsafeRawBufferPointer(rebasing: $0[..<(count * encoding.bytesPerSample)]))
+            }
             frames += count / decoder.format.channels
         }
         return frames

@@ -4,8 +4,9 @@ import SystemPackage
 import Glibc
 #endif
 
-/// The file under a libmpg123 handle, read through a descriptor we opened ourselves so
-/// that nothing the audio thread opens can block it or keep it busy for long.
+/// The file under a decoder (libmpg123's handle, libFLAC's, …), read through a
+/// descriptor we opened ourselves so that nothing the audio thread opens can block it
+/// or keep it busy for long.
 ///
 /// libmpg123 resyncs through junk one byte at a time and, with an unlimited resync
 /// limit (needed to skip short junk mid-file), never gives up: a few megabytes of zeros
@@ -110,7 +111,19 @@ final class BudgetedReader {
         bytesSinceAudio = 0
     }
 
-    // MARK: libmpg123's I/O callbacks
+    /// Up to `count` bytes from `offset`, read past the budgets and the position (to
+    /// recognise the format before a decoder reads).
+    func peek(_ count: Int, at offset: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { raw in
+            var got = -1
+            repeat { got = pread(descriptor, raw.baseAddress!, count, off_t(offset)) } while got < 0 && errno == EINTR
+            return got
+        }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
+    // MARK: the decoder's I/O callbacks
 
     func read(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
         if problem != nil { return -1 }

@@ -21,7 +21,7 @@ final class OpenedDecoder: @unchecked Sendable {
 /// holds up the audio thread while it feeds the output, takes commands or shuts down.
 /// Each open gets its own short-lived thread: one that never returns delays no other.
 struct DecoderOpener: Sendable {
-    let decoders: any AudioDecoderFactory
+    let decoders: DecoderRegistry
     let channel: PlaybackChannel
 
     /// Opens `item` (converting to `format` when given) and moves it to `seconds`;

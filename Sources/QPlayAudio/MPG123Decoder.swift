@@ -30,12 +30,17 @@ public final class MPG123Decoder: AudioDecoder {
     private let reader: BudgetedReader
     /// The start of a frame a read could not finish (fewer samples than channels).
     private var carried: [Int16] = []
+    /// libmpg123 decodes to 16 bits here; `read` widens from it.
+    private var shorts: [Int16] = []
 
     /// `converting`: a rate and channel count to produce instead of the file's own
     /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
-    public init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
+    public convenience init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
+        try self.init(reader: try BudgetedReader(opening: path), path: path, converting: target)
+    }
+
+    init(reader: BudgetedReader, path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
         guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
-        let reader = try BudgetedReader(opening: path)
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else {
             throw DecoderError(path: path, reason: Self.message(code))
@@ -116,7 +121,18 @@ public final class MPG123Decoder: AudioDecoder {
         max(0, mpg123_tell(handle))
     }
 
-    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
+        if shorts.count < buffer.count { shorts = [Int16](repeating: 0, count: buffer.count) }
+        let count = try shorts.withUnsafeMutableBufferPointer { shorts throws(DecoderError) in
+            try readShorts(into: UnsafeMutableBufferPointer(rebasing: shorts[..<buffer.count]))
+        }
+        shorts.withUnsafeBufferPointer { shorts in
+            for index in 0..<count { buffer[index] = Int32(leftJustifying: shorts[index]) }
+        }
+        return count
+    }
+
+    private func readShorts(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         let wholeFrames = buffer.count - buffer.count % format.channels
         guard wholeFrames > 0 else { return 0 }
         // Samples of a frame the last call could not finish come first.
@@ -248,13 +264,17 @@ public final class MPG123Decoder: AudioDecoder {
     }
 }
 
-/// Opens MPEG audio files with libmpg123.
-public struct MPG123DecoderFactory: AudioDecoderFactory {
-    public init() {}
+/// MPEG layer 1/2/3, through libmpg123.
+struct MPG123Format: FormatDecoder {
+    var name: String { "mp3" }
+    var fileExtensions: Set<String> { ["mp3", "mp2", "mp1"] }
 
-    public var fileExtensions: Set<String> { ["mp3", "mp2", "mp1"] }
+    /// An MPEG audio frame header's 11-bit sync at the start (after any ID3v2 tag).
+    func recognizes(_ head: [UInt8]) -> Bool {
+        head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0
+    }
 
-    public func open(_ path: FilePath, converting format: AudioFormat?) throws(DecoderError) -> any AudioDecoder {
-        try MPG123Decoder(path: path, converting: format)
+    func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder {
+        try MPG123Decoder(reader: reader, path: path)
     }
 }

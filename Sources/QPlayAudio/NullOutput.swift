@@ -11,15 +11,17 @@ public final class NullOutput: AudioOutput {
     public var delayFrames: Int { pacer?.delayFrames ?? 0 }
     public var underruns: Int { 0 }
 
-    public func open(format: AudioFormat) throws(AudioOutputError) {
-        if self.format == format, pacer != nil { return }
+    @discardableResult
+    public func open(format: AudioFormat) throws(AudioOutputError) -> SampleEncoding {
+        if self.format == format, pacer != nil { return .s16 }
         self.format = format
         pacer = RealTimePacer(sampleRate: format.sampleRate)
+        return .s16
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         guard let format else { throw AudioOutputError(output: name, reason: "not open") }
-        pacer?.didWrite(frames: samples.count / format.channels)
+        pacer?.didWrite(frames: bytes.count / (format.channels * SampleEncoding.s16.bytesPerSample))
     }
 
     public func waitTime(forFrames frames: Int) -> Duration { pacer?.waitTime(forFrames: frames) ?? .zero }

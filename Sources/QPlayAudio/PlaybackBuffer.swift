@@ -4,7 +4,7 @@ struct AudioChunk {
     let format: AudioFormat
     /// The item frame of the first sample.
     let startFrame: Int
-    let samples: [Int16]
+    let samples: [Int32]
 
     var frames: Int { samples.count / format.channels }
 }

@@ -34,6 +34,10 @@ final class PlaybackLoop {
 
     private var output: (any AudioOutput)?
     private var openFormat: AudioFormat?
+    /// How the open output takes samples (answered by its `open`).
+    private var openEncoding = SampleEncoding.s16
+    private var encoder = SampleEncoder()
+    private var encoded: [UInt8] = []
     private var outputPaused = false
     private var outputProblem = OutputProblem()
 
@@ -51,13 +55,13 @@ final class PlaybackLoop {
     private var buffer = PlaybackBuffer()
     private var handed = HandedFrames()
     private var volume = SoftwareVolume()
-    private var scratch: [Int16] = []
+    private var scratch: [Int32] = []
     private var scan: ScanCursor?
     private var outputName = ""
 
     init(
         channel: PlaybackChannel, makeOutput: @escaping @Sendable () -> any AudioOutput,
-        decoders: any AudioDecoderFactory, tuning: PlaybackTuning
+        decoders: DecoderRegistry, tuning: PlaybackTuning
     ) {
         self.channel = channel
         self.makeOutput = makeOutput
@@ -344,14 +348,22 @@ final class PlaybackLoop {
             frames += chunk.frames
         }
         let sampleCount = frames * first.format.channels
+        let scaled = !volume.isUnity
+        if chunks.count == 1 && !scaled {
+            first.samples.withUnsafeBufferPointer {
+                encoder.encode($0, sourceBits: first.format.bits, scaled: false, as: openEncoding, into: &encoded)
+            }
+        } else {
+            gather(chunks, samples: sampleCount)
+            scratch.withUnsafeBufferPointer {
+                encoder.encode(
+                    UnsafeBufferPointer(rebasing: $0[..<sampleCount]), sourceBits: first.format.bits, scaled: scaled,
+                    as: openEncoding, into: &encoded)
+            }
+        }
         do {
-            if chunks.count == 1 && volume.isUnity {
-                try first.samples.withUnsafeBufferPointer { try output.write($0) }
-            } else {
-                gather(chunks, samples: sampleCount)
-                try scratch.withUnsafeBufferPointer {
-                    try output.write(UnsafeBufferPointer(rebasing: $0[..<sampleCount]))
-                }
+            try encoded.withUnsafeBytes {
+                try output.write(UnsafeRawBufferPointer(rebasing: $0[..<(sampleCount * openEncoding.bytesPerSample)]))
             }
         } catch {
             output.close()
@@ -385,7 +397,7 @@ final class PlaybackLoop {
 
     /// Copies `chunks` into `scratch`, one after the other, with the volume applied.
     private func gather(_ chunks: [AudioChunk], samples: Int) {
-        if scratch.count < samples { scratch = [Int16](repeating: 0, count: samples) }
+        if scratch.count < samples { scratch = [Int32](repeating: 0, count: samples) }
         var offset = 0
         scratch.withUnsafeMutableBufferPointer { target in
             for chunk in chunks {
@@ -402,7 +414,7 @@ final class PlaybackLoop {
     }
 
     private func ensureOpen(_ output: any AudioOutput, format: AudioFormat) -> Bool {
-        if openFormat == format { return true }
+        if let openFormat, openFormat.joins(format) { return true }
         if let wait = outputProblem.waitBeforeRetry(), wait > .zero {
             channel.waitForCommand(timeout: wait)
             return false
@@ -415,7 +427,7 @@ final class PlaybackLoop {
         }
         handed.reset()
         do {
-            try output.open(format: format)
+            openEncoding = try output.open(format: format)
         } catch {
             outputProblem.failed(error.description, tuning: tuning)
             report(outputProblem.newMessage())
@@ -441,7 +453,7 @@ final class PlaybackLoop {
             let aheadChunks = max(2, Int(tuning.decodeAhead / tuning.chunk))
             guard buffer.audioChunks < aheadChunks else { return }
             let frames = min(chunkFrames, scan?.framesUntilJump ?? .max)
-            var samples = [Int16](repeating: 0, count: frames * source.format.channels)
+            var samples = [Int32](repeating: 0, count: frames * source.format.channels)
             let count: Int
             do {
                 count = try samples.withUnsafeMutableBufferPointer { try source.decoder.read(into: $0) }

@@ -4,7 +4,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Raw interleaved S16LE at one fixed format, for Snapcast and for tests that capture
+/// Raw interleaved S16LE at one fixed rate and channel count, for Snapcast and for tests that capture
 /// exactly what was played. `file:` appends to a regular file, paced in real time like
 /// `null`; `pipe:` writes to a FIFO (or any file) and is paced by its reader.
 public final class RawPCMOutput: AudioOutput {
@@ -29,11 +29,12 @@ public final class RawPCMOutput: AudioOutput {
     public var delayFrames: Int { pacer?.delayFrames ?? 0 }
     public var underruns: Int { 0 }
 
-    public func open(format: AudioFormat) throws(AudioOutputError) {
-        guard format == fixedFormat else {
+    @discardableResult
+    public func open(format: AudioFormat) throws(AudioOutputError) -> SampleEncoding {
+        guard format.joins(fixedFormat) else {
             throw AudioOutputError(output: name, reason: "takes only \(fixedFormat), was given \(format)")
         }
-        if descriptor != nil { return }
+        if descriptor != nil { return .s16 }
         do {
             switch kind {
             case .file:
@@ -49,16 +50,17 @@ public final class RawPCMOutput: AudioOutput {
         } catch {
             throw AudioOutputError(output: name, reason: "cannot open: \(error)")
         }
+        return .s16
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioOutputError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
         guard let descriptor else { throw AudioOutputError(output: name, reason: "not open") }
         do {
-            _ = try descriptor.writeAll(UnsafeRawBufferPointer(samples))
+            _ = try descriptor.writeAll(bytes)
         } catch {
             throw AudioOutputError(output: name, reason: "write failed: \(error)")
         }
-        pacer?.didWrite(frames: samples.count / fixedFormat.channels)
+        pacer?.didWrite(frames: bytes.count / (fixedFormat.channels * SampleEncoding.s16.bytesPerSample))
     }
 
     public func waitTime(forFrames frames: Int) -> Duration { pacer?.waitTime(forFrames: frames) ?? .zero }

@@ -6,19 +6,19 @@
 /// Q15 fixed point and each change is ramped linearly across one write (20–60 ms),
 /// which avoids the click of a gain step.
 struct SoftwareVolume {
-    static let unity: Int32 = 1 << 15
+    static let unity: Int64 = 1 << 15
     private(set) var percent = 100
-    private var gain: Int32 = unity
-    private var target: Int32 = unity
+    private var gain: Int64 = unity
+    private var target: Int64 = unity
 
     mutating func set(percent newValue: Int) {
         percent = min(100, max(0, newValue))
         target = Self.gain(percent: percent)
     }
 
-    static func gain(percent: Int) -> Int32 {
+    static func gain(percent: Int) -> Int64 {
         let fraction = Double(percent) / 100
-        return Int32((fraction * fraction * fraction * Double(unity)).rounded())
+        return Int64((fraction * fraction * fraction * Double(unity)).rounded())
     }
 
     /// Whether samples pass through untouched.
@@ -26,26 +26,30 @@ struct SoftwareVolume {
 
     /// Scales the first `count` samples of `samples` in place; ramps from the previous
     /// gain to the new one across them.
-    mutating func apply(inPlace samples: inout [Int16], count: Int, channels: Int) {
+    mutating func apply(inPlace samples: inout [Int32], count: Int, channels: Int) {
         let frames = count / channels
         let start = gain
         let end = target
         samples.withUnsafeMutableBufferPointer { buffer in
             if start == end {
                 for index in 0..<count {
-                    buffer[index] = Int16(truncatingIfNeeded: (Int32(buffer[index]) * end) >> 15)
+                    buffer[index] = Self.scaled(buffer[index], end)
                 }
                 return
             }
             for frame in 0..<frames {
-                let step = Int64(end - start) * Int64(frame) / Int64(max(1, frames))
-                let frameGain = start + Int32(step)
+                let frameGain = start + (end - start) * Int64(frame) / Int64(max(1, frames))
                 for channel in 0..<channels {
                     let index = frame * channels + channel
-                    buffer[index] = Int16(truncatingIfNeeded: (Int32(buffer[index]) * frameGain) >> 15)
+                    buffer[index] = Self.scaled(buffer[index], frameGain)
                 }
             }
         }
         gain = end
+    }
+
+    @inline(__always)
+    private static func scaled(_ sample: Int32, _ gain: Int64) -> Int32 {
+        Int32(clamping: (Int64(sample) * gain) >> 15)
     }
 }

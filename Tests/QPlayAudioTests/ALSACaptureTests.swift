@@ -37,7 +37,7 @@ import Testing
         for part in [first, second] {
             let output = ALSAOutput(device: ALSACapture.device, configFile: capture.configFile, pacing: .never)
             try output.open(format: .cd)
-            try part.withUnsafeBufferPointer { try output.write($0) }
+            try part.withUnsafeBufferPointer { try output.write(UnsafeRawBufferPointer($0)) }
             try output.drain()
             output.close()
         }
@@ -52,7 +52,7 @@ import Testing
         let output = ALSAOutput(device: ALSACapture.device, configFile: capture.configFile)
         try output.open(format: .cd)
         let second = [Int16](repeating: 0, count: 44100 * 2)
-        try second.withUnsafeBufferPointer { try output.write($0) }
+        try second.withUnsafeBufferPointer { try output.write(UnsafeRawBufferPointer($0)) }
         // A paced device reports what has not been "heard" yet; an unpaced one reports 0.
         #expect(output.delayFrames > 0)
         output.close()
@@ -81,7 +81,7 @@ import Testing
         let silence = [Int16](repeating: 0, count: 44100 * 2)
         #expect(throws: AudioOutputError.self) {
             try output.open(format: .cd)
-            for _ in 0..<4 { try silence.withUnsafeBufferPointer { try output.write($0) } }
+            for _ in 0..<4 { try silence.withUnsafeBufferPointer { try output.write(UnsafeRawBufferPointer($0)) } }
             try output.drain()
         }
         output.close()

@@ -158,7 +158,7 @@ func attempt(_ path: FilePath, limit: Duration = .seconds(60)) throws -> DecodeA
             return outcome
         }
         outcome.frameCount = decoder.frameCount
-        var buffer = [Int16](repeating: 0, count: 4096)
+        var buffer = [Int32](repeating: 0, count: 4096)
         while true {
             do {
                 let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }

@@ -3,14 +3,15 @@ import QPlayTestSupport
 import SystemPackage
 import Testing
 
-/// Decodes everything a decoder hands out.
+/// Decodes everything a 16-bit decoder hands out, as the 16-bit samples a 16-bit
+/// output receives (the pipeline's samples are left-justified in 32 bits).
 func decodeAll(_ decoder: any AudioDecoder) throws -> [Int16] {
     var all: [Int16] = []
-    var buffer = [Int16](repeating: 0, count: 4096)
+    var buffer = [Int32](repeating: 0, count: 4096)
     while true {
         let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
         if count == 0 { return all }
-        all += buffer[..<count]
+        all += buffer[..<count].map { Int16(truncatingIfNeeded: $0 >> 16) }
     }
 }
 

@@ -24,7 +24,7 @@ final class PlayerHarness: Sendable {
     }
 
     init(output: @escaping @Sendable () -> any AudioOutput, tuning: PlaybackTuning = .init()) {
-        player = AudioPlayer(makeOutput: output, decoders: MPG123DecoderFactory(), tuning: tuning)
+        player = AudioPlayer(makeOutput: output, decoders: .standard, tuning: tuning)
         let task = Task { [player, state] in
             for await event in player.events {
                 state.log.withLock { $0.append(event) }

@@ -38,7 +38,7 @@ enum MPG123Fuzz {
     static func decode(_ decoder: MPG123Decoder, buffers: Int = .max) -> Int {
         let channels = decoder.format.channels
         // Stereo: one sample more than whole frames hold, which the decoder must leave.
-        var buffer = [Int16](repeating: 0, count: 4096 * channels + 1)
+        var buffer = [Int32](repeating: 0, count: 4096 * channels + 1)
         let wholeFrames = buffer.count - buffer.count % channels
         var frames = 0
         var reads = 0

@@ -69,7 +69,7 @@ public enum Daemon {
         }
 
         let events = EventPublisher()
-        let decoders = MPG123DecoderFactory()
+        let decoders = DecoderRegistry.standard
         let output = configuration.output
         let rawFormat = configuration.rawOutputFormat
         let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)
