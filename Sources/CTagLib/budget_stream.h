@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include <taglib/tiostream.h>
 
@@ -21,11 +22,20 @@ struct BudgetExceeded {
     bool time;  // false: bytes
 };
 
+// Bytes of the file that are never read: a read of exactly this range gets zeros.
+struct Range {
+    long offset;
+    long length;
+};
+
 class BudgetStream : public TagLib::IOStream {
 public:
     // Takes `file` (opened read-only) and closes it. `size` is the file's length.
-    BudgetStream(std::string path, std::FILE *file, long size, const qp_tag_budget &budget)
-        : path_(std::move(path)), file_(file), size_(size), budget_(budget), started_(cpu_now()) {}
+    // `unread`: ranges handed out as zeros (embedded pictures), free of the byte budget.
+    BudgetStream(std::string path, std::FILE *file, long size, const qp_tag_budget &budget,
+                 std::vector<Range> unread = {})
+        : path_(std::move(path)), file_(file), size_(size), budget_(budget), started_(cpu_now()),
+          unread_(std::move(unread)) {}
 
     ~BudgetStream() override {
         if (file_) std::fclose(file_);
@@ -40,6 +50,12 @@ public:
         if (position >= size_) return TagLib::ByteVector();
         if (position >= 0 && length > static_cast<unsigned long>(size_ - position)) {
             length = static_cast<unsigned long>(size_ - position);
+        }
+        for (const Range &range : unread_) {
+            if (range.offset == position && static_cast<unsigned long>(range.length) == length) {
+                std::fseek(file_, range.offset + range.length, SEEK_SET);
+                return TagLib::ByteVector(static_cast<unsigned int>(length), 0);
+            }
         }
         if (budget_.max_bytes > 0 && bytes_ + static_cast<long long>(length) > budget_.max_bytes) {
             throw BudgetExceeded{false};
@@ -94,6 +110,7 @@ private:
     long long started_;
     long long bytes_ = 0;
     unsigned reads_ = 0;
+    std::vector<Range> unread_;
 };
 
 }  // namespace qplay

@@ -22,7 +22,7 @@ struct LibraryFixture {
     }
 
     func scanner(_ index: LibraryIndex, music: FilePath? = nil) -> LibraryScanner {
-        LibraryScanner(musicDirectory: music ?? self.music, index: index, extensions: ["mp3", "mp2"])
+        LibraryScanner(musicDirectory: music ?? self.music, index: index, extensions: AudioFileFormat.allFileExtensions)
     }
 
     /// Copies every Sample into the music folder, keeping the relative paths.

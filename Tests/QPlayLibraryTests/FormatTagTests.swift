@@ -1,0 +1,190 @@
+import Foundation
+import QPlayLibrary
+import QPlayTestSupport
+import SystemPackage
+import Testing
+
+/// FLAC, Ogg Vorbis and Opus through the TagLib shim: tags, format facts, exact lengths
+/// (against the reference tools where Debian has one), R128 gains, pictures that are not
+/// read, and damaged files that fail cleanly.
+@Suite struct FormatTagTests {
+    @Test(arguments: SampleCatalog.formats)
+    func readsEachFormatSampleAsListed(_ sample: FormatSampleEntry) throws {
+        let tags = try TagReader.read(sample.path)
+        #expect(tags.format.rawValue == sample.format)
+        #expect(tags.title == sample.title)
+        #expect(tags.artist == sample.artist)
+        #expect(tags.album == sample.album)
+        #expect(tags.albumArtist == sample.albumArtist)
+        #expect(tags.track == sample.track)
+        #expect(tags.trackTotal == sample.trackTotal)
+        #expect(tags.disc == sample.disc)
+        #expect(tags.sampleRate == sample.sampleRate)
+        #expect(tags.channels == sample.channels)
+        #expect(tags.bitsPerSample == sample.bits)
+        #expect(tags.exactSamples == sample.frames)
+        #expect(tags.duration == sample.seconds)
+        #expect(tags.replayGain.trackGain == sample.trackGain)
+        #expect(tags.replayGain.trackPeak == sample.trackPeak)
+        #expect(tags.replayGain.albumGain == sample.albumGain)
+        #expect(tags.replayGain.albumPeak == sample.albumPeak)
+        #expect(tags.bitrateKbps > 0)
+    }
+
+    /// metaflac reads STREAMINFO; soxi's Vorbis length is libvorbisfile's ov_pcm_total.
+    @Test func exactLengthsEqualTheReferenceTools() throws {
+        for sample in SampleCatalog.formats where sample.format != "opus" {
+            let reference: ProcessResult
+            if sample.format == "flac" {
+                reference = try runProcess(
+                    URL(fileURLWithPath: "/usr/bin/metaflac"), ["--show-total-samples", sample.path.string])
+            } else {
+                reference = try runProcess(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", sample.path.string])
+            }
+            #expect(reference.status == 0, "\(sample): \(reference.stderr)")
+            let frames = Int(reference.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(frames == sample.frames, "\(sample)")
+            #expect(try TagReader.read(sample.path).exactSamples == frames, "\(sample)")
+        }
+    }
+
+    @Test func opusGainsAreConvertedFromR128AndWinOverReplayGainTags() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let wav = dir.appending("tone.wav")
+        try sox(["-n", "-r", "48000", "-c", "1", "-b", "16", wav.string, "synth", "0.5", "sine", "500"])
+        func encode(_ name: String, _ comments: [String]) throws -> TagInfo {
+            let path = dir.appending(name)
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/opusenc"),
+                ["--quiet"] + comments.flatMap { ["--comment", $0] } + [wav.string, path.string])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try TagReader.read(path)
+        }
+        let both = try encode(
+            "both.opus", ["R128_TRACK_GAIN=-2560", "REPLAYGAIN_TRACK_GAIN=-1.00 dB", "R128_ALBUM_GAIN=0"])
+        #expect(both.replayGain.trackGain == -5.0)  // -10 dB at -23 LUFS is -5 dB at -18 LUFS
+        #expect(both.replayGain.albumGain == 5.0)
+        let rgOnly = try encode("rg.opus", ["REPLAYGAIN_TRACK_GAIN=-1.00 dB"])
+        #expect(rgOnly.replayGain.trackGain == -1.0)
+        let bad = try encode("bad.opus", ["R128_TRACK_GAIN=loud", "R128_ALBUM_GAIN=1.5", "R128_ALBUM_GAIN=99999"])
+        #expect(bad.replayGain.trackGain == nil && bad.replayGain.albumGain == nil)
+        #expect(bad.format == .opus && bad.exactSamples == 24000)
+    }
+
+    @Test func replayGainTagsOfVorbisCommentsAreRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("tagged.flac")
+        try dir.copy(SampleCatalog.formats.first { $0.format == "flac" && $0.bits == 24 }!.path, to: path)
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/metaflac"),
+            ["--set-tag=REPLAYGAIN_TRACK_GAIN=+2.25 dB", "--set-tag=REPLAYGAIN_ALBUM_PEAK=0.75", path.string])
+        #expect(result.status == 0, "\(result.stderr)")
+        let tags = try TagReader.read(path)
+        #expect(tags.replayGain.trackGain == 2.25 && tags.replayGain.albumPeak == 0.75)
+    }
+
+    /// A FLAC cover is handed to TagLib as zeros: the scan reads the tags, not the 8 MB.
+    @Test func largeFlacPictureIsNotRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let sample = SampleCatalog.formats.first { $0.format == "flac" && $0.bits == 24 }!
+        let path = dir.appending("covered.flac")
+        try dir.copy(sample.path, to: path)
+        let picture = dir.appending("cover.png")
+        // A PNG signature and 8 MB of noise: metaflac only checks the signature.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        try dir.write(png + pseudoRandomBytes(count: 8 << 20, seed: 7), to: picture)
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/metaflac"), ["--import-picture-from=3|image/png||600x600x24|\(picture.string)", path.string])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path.string)[.size] as! Int > 8 << 20)
+        let (tags, bytesRead) = TagReader.readMetered(path)
+        #expect(try tags.get().title == sample.title)
+        #expect(try tags.get().exactSamples == sample.frames)
+        #expect(bytesRead < 1 << 20, "read \(bytesRead) bytes")
+    }
+
+    @Test func oggFlacAndWavAreAudioQPlayDoesNotPlay() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let wav = dir.appending("tone.wav")
+        try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", wav.string, "synth", "0.5", "sine", "600"])
+        let oggFlac = dir.appending("ogg-flac.oga")
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/flac"), ["--silent", "--ogg", "-o", oggFlac.string, wav.string])
+        #expect(result.status == 0, "\(result.stderr)")
+        let wavNamedFlac = dir.appending("wave.flac")
+        try dir.copy(wav, to: wavNamedFlac)
+        #expect(throws: TagReadError.otherFormat) { try TagReader.read(oggFlac) }
+        // TagLib may take a WAV for MPEG (its samples hold frame syncs) and find no
+        // MPEG audio: refused either way.
+        let error = #expect(throws: TagReadError.self) { try TagReader.read(wavNamedFlac) }
+        #expect(error == .otherFormat || error == .notAudio, "\(String(describing: error))")
+    }
+
+    /// Each format cut short, as random bytes, as text, as zeros: a clean error or a
+    /// shorter length, never a crash or a length past the end.
+    @Test(arguments: SampleCatalog.formats.filter { $0.file.hasSuffix(".opus") || $0.file.hasSuffix(".ogg") || $0.bits == 24 })
+    func damagedFilesFailCleanly(_ sample: FormatSampleEntry) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let bytes = try TemporaryDirectory.read(sample.path)
+        let ext = sample.path.extension!
+        let damaged: [(String, [UInt8])] =
+            [bytes.count * 3 / 4, bytes.count / 2, 5000, 60].map { ("cut-\($0).\(ext)", Array(bytes.prefix($0))) }
+            + [("headers-then-noise.\(ext)", Array(bytes.prefix(40)) + pseudoRandomBytes(count: 50_000, seed: 3))]
+        for (name, content) in damaged {
+            let cut = dir.appending(name)
+            try dir.write(content, to: cut)
+            do {
+                let tags = try TagReader.read(cut)
+                #expect(tags.duration <= sample.seconds, "\(cut): \(tags.duration)")
+            } catch {
+                // A clean refusal is fine too.
+            }
+        }
+        let cases: [(String, [UInt8])] = [
+            ("random.\(ext)", pseudoRandomBytes(count: 200_000, seed: 11)),
+            ("text.\(ext)", Array(String(repeating: "not music at all\n", count: 500).utf8)),
+            ("empty.\(ext)", []),
+        ]
+        for (name, content) in cases {
+            let path = dir.appending(name)
+            try dir.write(content, to: path)
+            let error = #expect(throws: TagReadError.self, "\(name)") { try TagReader.read(path) }
+            #expect(error.map { $0 != .libraryFailure } ?? false, "\(name): \(String(describing: error))")
+        }
+    }
+
+    /// Two Vorbis streams one after the other (each with its own serial number): the
+    /// links count from their own start, so no one granule gives the length; the file is
+    /// indexed with TagLib's length of it.
+    @Test func chainedOggIsIndexedAsFarAsItCanBe() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let wav = dir.appending("tone.wav")
+        try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", wav.string, "synth", "1", "sine", "700"])
+        var chained: [UInt8] = []
+        for serial in [1, 2] {
+            let link = dir.appending("link\(serial).ogg")
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/oggenc"),
+                ["--quiet", "-s", "\(serial)", "-t", "Link \(serial)", "-o", link.string, wav.string])
+            #expect(result.status == 0, "\(result.stderr)")
+            chained += try TemporaryDirectory.read(link)
+        }
+        let path = dir.appending("chained.ogg")
+        try dir.write(chained, to: path)
+        let tags = try TagReader.read(path)
+        #expect(tags.format == .vorbis && tags.title == "Link 1")
+        #expect(tags.exactSamples == nil)
+        #expect(tags.duration > 0 && tags.duration <= 2)
+    }
+
+    private func sox(_ arguments: [String]) throws {
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/sox"), ["-R", "-D"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
