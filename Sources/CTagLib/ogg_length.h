@@ -139,9 +139,17 @@ inline long long start_granule(TagLib::File *file, long long length, unsigned se
         long long position = 0;
         long long packet_start = 0;
         bool completed = false;
+        // A page continuing a packet whose start is not here (pages lost, as in a
+        // stream recorded from the middle): the decoders drop that packet's end.
+        bool orphan = (page.type & 1) && partial.isEmpty();
         for (int i = 0; i < page.segments; i++) {
             position += page.lacing[i];
             if (page.lacing[i] == 255) continue;
+            if (orphan) {
+                orphan = false;
+                packet_start = position;
+                continue;
+            }
             long long count;
             if (!partial.isEmpty()) {
                 TagLib::ByteVector whole = partial;
@@ -156,7 +164,7 @@ inline long long start_granule(TagLib::File *file, long long length, unsigned se
             completed = true;
             packet_start = position;
         }
-        if (packet_start < position) partial.append(body.mid(static_cast<unsigned>(packet_start)));
+        if (!orphan && packet_start < position) partial.append(body.mid(static_cast<unsigned>(packet_start)));
         if (completed && page.granule != -1) {
             const long long start = page.granule - accumulated;
             return start > 0 ? start : 0;

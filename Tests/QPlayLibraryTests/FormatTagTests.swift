@@ -183,6 +183,69 @@ import Testing
         #expect(tags.duration > 0 && tags.duration <= 2)
     }
 
+    /// A stream recorded from the middle: its first audio granule is far from 0. The
+    /// length counts from the first audio page (start offset = its granule less the
+    /// samples of its packets): for Vorbis exactly as libvorbisfile (soxi) counts it,
+    /// which also checks the mode table read backwards from the setup header; for Opus
+    /// the whole length less the granule of the last page left out.
+    @Test(arguments: ["vorbis", "opus"])
+    func streamRecordedFromTheMiddleCountsFromItsFirstAudioPage(_ format: String) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // 20 s: enough pages to leave some out.
+        let wav = dir.appending("tone.wav")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", wav.string, "synth", "20", "sine", "440"])
+        let whole = dir.appending(format == "vorbis" ? "whole.ogg" : "whole.opus")
+        let encoder =
+            format == "vorbis"
+            ? ["/usr/bin/oggenc", "--quiet", "-o", whole.string, wav.string]
+            : ["/usr/bin/opusenc", "--quiet", wav.string, whole.string]
+        let encoded = try runProcess(URL(fileURLWithPath: encoder[0]), Array(encoder.dropFirst()))
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        let fullLength = 20 * 48000
+        #expect(try TagReader.read(whole).exactSamples == fullLength)
+        let cut = dir.appending("middle.\(whole.extension!)")
+        // Drops the first audio pages (gen-library's Ogg helpers), renumbering the rest;
+        // prints the granule of the last page dropped.
+        let script = """
+            import importlib.machinery, importlib.util, sys
+            loader = importlib.machinery.SourceFileLoader("genlib", sys.argv[1])
+            spec = importlib.util.spec_from_loader("genlib", loader)
+            g = importlib.util.module_from_spec(spec)
+            loader.exec_module(g)
+            data = open(sys.argv[2], "rb").read()
+            headers = 3 if sys.argv[4] == "vorbis" else 2
+            _, audio, _ = g.split_ogg(data, headers)
+            head = data[:audio[0][0]]
+            sequence = len(g.ogg_pages(head))
+            drop = next(i for i in range(3, len(audio)) if not audio[i][1] & 1)
+            out = head
+            for _, kind, granule, serial, segments, body in audio[drop:]:
+                out += g.ogg_page(kind, granule, serial, sequence, segments, body)
+                sequence += 1
+            open(sys.argv[3], "wb").write(out)
+            print(audio[drop - 1][2])
+            """
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", script, SampleCatalog.repositoryRoot.appending("scripts/gen-library").string,
+             whole.string, cut.string, format])
+        #expect(result.status == 0, "\(result.stderr)")
+        let dropped = try #require(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(dropped > 0)
+        let tags = try TagReader.read(cut)
+        if format == "vorbis" {
+            let soxi = try runProcess(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", cut.string])
+            #expect(soxi.status == 0, "\(soxi.stderr)")
+            #expect(tags.exactSamples == Int(soxi.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            // Less than the whole, and less than the pages left: the first packet after
+            // the cut only primes the decoder's overlap.
+            #expect(tags.exactSamples.map { $0 < fullLength - dropped } == true)
+        } else {
+            #expect(tags.exactSamples == fullLength - dropped)
+        }
+    }
+
     private func sox(_ arguments: [String]) throws {
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/sox"), ["-R", "-D"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
