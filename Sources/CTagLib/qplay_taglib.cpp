@@ -1,6 +1,7 @@
 #include "qplay_taglib.h"
 #include "budget_stream.h"
 #include "ogg_length.h"
+#include "picture_ranges.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -195,32 +196,6 @@ long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
     return total > 0 ? total : 0;
 }
 
-// Where the FLAC PICTURE blocks' data lie, so the stream hands TagLib zeros for them
-// instead of reading them: TagLib reads every metadata block whole, and covers of many
-// MB would cost their size in reading for nothing the index keeps.
-std::vector<qplay::Range> flac_pictures(int fd) {
-    std::vector<qplay::Range> pictures;
-    unsigned char header[10];
-    off_t offset = 0;
-    if (::pread(fd, header, 10, 0) == 10 && std::memcmp(header, "ID3", 3) == 0 &&
-        ((header[6] | header[7] | header[8] | header[9]) & 0x80) == 0) {
-        offset = 10 + ((off_t(header[6]) << 21) | (off_t(header[7]) << 14) | (off_t(header[8]) << 7) | header[9]);
-        if (header[5] & 0x10) offset += 10;  // footer
-    }
-    unsigned char magic[4];
-    if (::pread(fd, magic, 4, offset) != 4 || std::memcmp(magic, "fLaC", 4) != 0) return pictures;
-    offset += 4;
-    for (int blocks = 0; blocks < 1024; blocks++) {
-        unsigned char block[4];
-        if (::pread(fd, block, 4, offset) != 4) break;
-        const long length = (long(block[1]) << 16) | (long(block[2]) << 8) | long(block[3]);
-        if ((block[0] & 0x7F) == 6) pictures.push_back({static_cast<long>(offset) + 4, length});
-        offset += 4 + length;
-        if (block[0] & 0x80) break;
-    }
-    return pictures;
-}
-
 // Whether the 256 KB after a leading ID3v2 tag are all zero bytes: no audio format
 // starts so, and TagLib would search a file of zeros (a sparse 2 GB one, say) to its
 // end for a frame, holding a scanner thread for many seconds.
@@ -358,7 +333,7 @@ extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budg
     }
     const qp_tag_budget unlimited = {0, 0};
     qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited,
-                               flac_pictures(fd));
+                               qplay::picture_ranges(fd));
     const qp_tag_status status = read_stream(&stream, out);
     out->bytes_read = stream.bytesRead();
     out->cpu_nanoseconds = stream.cpuNanoseconds();

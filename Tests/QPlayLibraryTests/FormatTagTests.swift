@@ -106,6 +106,32 @@ import Testing
         #expect(bytesRead < 1 << 20, "read \(bytesRead) bytes")
     }
 
+    /// A METADATA_BLOCK_PICTURE comment in an Ogg file is handed to TagLib as zeros too;
+    /// the comments after it read as before.
+    @Test func largeOggPictureCommentIsNotRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("covered.ogg")
+        try dir.copy(SampleCatalog.formats.first { $0.format == "vorbis" }!.path, to: path)
+        // A FLAC picture block (RFC 9639 §8.8) around 6 MB of noise, base64 as the tag holds it.
+        func be32(_ n: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((n >> $0) & 0xFF) } }
+        let image = pseudoRandomBytes(count: 6 << 20, seed: 9)
+        let block = be32(3) + be32(9) + Array("image/png".utf8) + be32(0) + be32(600) + be32(600) + be32(24)
+            + be32(0) + be32(image.count) + image
+        let comments = dir.appending("comments.txt")
+        let text = "TITLE=Pictured\nMETADATA_BLOCK_PICTURE=\(Data(block).base64EncodedString())\nARTIST=After The Picture\n"
+        try dir.write(Array(text.utf8), to: comments)
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/vorbiscomment"), ["-w", "-c", comments.string, path.string])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path.string)[.size] as! Int > 8 << 20)
+        let (tags, bytesRead) = TagReader.readMetered(path)
+        let info = try tags.get()
+        #expect(info.title == "Pictured" && info.artist == "After The Picture")
+        #expect(info.exactSamples == SampleCatalog.formats.first { $0.format == "vorbis" }!.frames)
+        #expect(bytesRead < 1 << 20, "read \(bytesRead) bytes")
+    }
+
     @Test func oggFlacAndWavAreAudioQPlayDoesNotPlay() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
