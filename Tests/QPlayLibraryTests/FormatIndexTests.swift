@@ -26,6 +26,33 @@ import Testing
         #expect(deep.format == .flac && deep.bitsPerSample == 24 && deep.sampleRate == 48000 && deep.channels == 1)
     }
 
+    /// Extensions in any case; the content, not the name, gives the format.
+    @Test func upperCaseNamesAndMisleadingExtensionsAreIndexedByContent() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        for (index, sample) in SampleCatalog.formats.enumerated() {
+            let ext = sample.path.extension!.uppercased()
+            try fixture.directory.copy(sample.path, to: fixture.music.appending("\(index) Track.\(ext)"))
+        }
+        // Opus under a Vorbis name, Vorbis under an Opus name.
+        let opus = SampleCatalog.formats.first { $0.format == "opus" }!
+        let vorbis = SampleCatalog.formats.first { $0.format == "vorbis" }!
+        try fixture.directory.copy(opus.path, to: fixture.music.appending("opus inside.ogg"))
+        try fixture.directory.copy(vorbis.path, to: fixture.music.appending("vorbis inside.opus"))
+        let index = try fixture.openIndex()
+        let summary = try await LibraryScanner(musicDirectory: fixture.music, index: index).scan()
+        #expect(summary.added == SampleCatalog.formats.count + 2, "\(summary.problems)")
+        let tracks = try index.search(.all)
+        for (index, sample) in SampleCatalog.formats.enumerated() {
+            let track = try #require(tracks.first { $0.path.string.hasPrefix("\(index) Track.") })
+            #expect(track.format.rawValue == sample.format && track.duration == sample.seconds, "\(sample)")
+        }
+        #expect(tracks.first { $0.path == "opus inside.ogg" }?.format == .opus)
+        #expect(tracks.first { $0.path == "opus inside.ogg" }?.duration == opus.seconds)
+        #expect(tracks.first { $0.path == "vorbis inside.opus" }?.format == .vorbis)
+        #expect(tracks.first { $0.path == "vorbis inside.opus" }?.duration == vorbis.seconds)
+    }
+
     /// An index of the previous schema (MPEG files only) opens, gains the columns, and
     /// its rows read as MP3 without a bit depth, with no rescan.
     @Test func anIndexWrittenBeforeFormatsUpgradesInPlace() throws {
