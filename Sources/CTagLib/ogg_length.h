@@ -85,7 +85,8 @@ inline bool read_page(TagLib::File *file, long long offset, long long length, Pa
 // from the end of the file (at most 1 MB). -1 when none is found, or when the last page
 // belongs to another stream: a chained file, whose links each count from their own start.
 inline long long last_granule(TagLib::File *file, long long length, unsigned serial) {
-    const long long chunk = 64 * 1024;
+    // Small steps: a last page is a few KB, and each candidate is read whole on its own.
+    const long long chunk = 16 * 1024;
     long long end = length;
     while (end > 0 && length - end < 1024 * 1024) {
         const long long start = end > chunk ? end - chunk : 0;
