@@ -6,9 +6,11 @@
 // junk or zeros makes TagLib search it to the end a kilobyte at a time (a 2 GB file held
 // a thread for 200 s), so past the budget the next read throws and the shim gives up.
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include <taglib/tiostream.h>
 
@@ -21,11 +23,21 @@ struct BudgetExceeded {
     bool time;  // false: bytes
 };
 
+// Bytes of the file that are never read: a read overlapping them gets zeros there.
+struct Range {
+    long offset;
+    long length;
+};
+
 class BudgetStream : public TagLib::IOStream {
 public:
     // Takes `file` (opened read-only) and closes it. `size` is the file's length.
-    BudgetStream(std::string path, std::FILE *file, long size, const qp_tag_budget &budget)
-        : path_(std::move(path)), file_(file), size_(size), budget_(budget), started_(cpu_now()) {}
+    // `unread`: ranges handed out as zeros (embedded pictures), free of the byte budget;
+    // sorted by offset and apart.
+    BudgetStream(std::string path, std::FILE *file, long size, const qp_tag_budget &budget,
+                 std::vector<Range> unread = {})
+        : path_(std::move(path)), file_(file), size_(size), budget_(budget), started_(cpu_now()),
+          unread_(std::move(unread)) {}
 
     ~BudgetStream() override {
         if (file_) std::fclose(file_);
@@ -41,7 +53,14 @@ public:
         if (position >= 0 && length > static_cast<unsigned long>(size_ - position)) {
             length = static_cast<unsigned long>(size_ - position);
         }
-        if (budget_.max_bytes > 0 && bytes_ + static_cast<long long>(length) > budget_.max_bytes) {
+        // Bytes of `unread_` ranges in the block are not counted: they are never read.
+        long long wanted = static_cast<long long>(length);
+        for (const Range &range : unread_) {
+            const long from = std::max(position, range.offset);
+            const long to = std::min(position + static_cast<long>(length), range.offset + range.length);
+            if (from < to) wanted -= to - from;
+        }
+        if (budget_.max_bytes > 0 && bytes_ + wanted > budget_.max_bytes) {
             throw BudgetExceeded{false};
         }
         // Reading the thread's clock is a system call: every 16 reads (TagLib searches
@@ -50,10 +69,25 @@ public:
             cpu_now() - started_ > budget_.max_cpu_nanoseconds) {
             throw BudgetExceeded{true};
         }
-        TagLib::ByteVector buffer(static_cast<unsigned int>(length));
-        const size_t got = std::fread(buffer.data(), 1, length, file_);
-        buffer.resize(static_cast<unsigned int>(got));
-        bytes_ += static_cast<long long>(got);
+        TagLib::ByteVector buffer(static_cast<unsigned int>(length), 0);
+        if (wanted == static_cast<long long>(length)) {
+            const size_t got = std::fread(buffer.data(), 1, length, file_);
+            buffer.resize(static_cast<unsigned int>(got));
+            bytes_ += static_cast<long long>(got);
+            return buffer;
+        }
+        // Read around the unread ranges (sorted, apart), which stay zeros.
+        const long end = position + static_cast<long>(length);
+        long cursor = position;
+        for (const Range &range : unread_) {
+            if (range.offset + range.length <= cursor || range.offset >= end) continue;
+            if (range.offset > cursor) {
+                if (!read_at(cursor, buffer.data() + (cursor - position), range.offset - cursor)) break;
+            }
+            cursor = std::min(end, range.offset + range.length);
+        }
+        if (cursor < end) read_at(cursor, buffer.data() + (cursor - position), end - cursor);
+        std::fseek(file_, end, SEEK_SET);
         return buffer;
     }
 
@@ -81,6 +115,13 @@ public:
     long long cpuNanoseconds() const { return cpu_now() - started_; }
 
 private:
+    bool read_at(long offset, char *into, long count) {
+        if (std::fseek(file_, offset, SEEK_SET) != 0) return false;
+        const size_t got = std::fread(into, 1, static_cast<size_t>(count), file_);
+        bytes_ += static_cast<long long>(got);
+        return got == static_cast<size_t>(count);
+    }
+
     static long long cpu_now() {
         timespec now;
         if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
@@ -94,6 +135,7 @@ private:
     long long started_;
     long long bytes_ = 0;
     unsigned reads_ = 0;
+    std::vector<Range> unread_;
 };
 
 }  // namespace qplay

@@ -1,5 +1,7 @@
 #include "qplay_taglib.h"
 #include "budget_stream.h"
+#include "ogg_length.h"
+#include "picture_ranges.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,10 +11,16 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include <taglib/audioproperties.h>
 #include <taglib/fileref.h>
+#include <taglib/flacfile.h>
+#include <taglib/flacproperties.h>
 #include <taglib/mpegfile.h>
+#include <taglib/oggpageheader.h>
+#include <taglib/opusfile.h>
+#include <taglib/vorbisfile.h>
 #include <taglib/tdebuglistener.h>
 #include <taglib/tfile.h>
 #include <taglib/tpropertymap.h>
@@ -80,6 +88,21 @@ void gain_value(const TagLib::PropertyMap &map, const char *key, int *has, doubl
     }
 }
 
+// Opus's R128_TRACK_GAIN / R128_ALBUM_GAIN (RFC 7845 §5.2.1): an integer in 1/256 dB
+// relative to -23 LUFS. ReplayGain's reference is -18 LUFS, 5 dB louder.
+void r128_gain(const TagLib::PropertyMap &map, const char *key, int *has, double *value) {
+    auto it = map.find(key);
+    if (it == map.end() || it->second.isEmpty()) return;
+    std::string s = it->second.front().to8Bit(true);
+    const char *p = s.c_str();
+    char *end = nullptr;
+    long v = std::strtol(p, &end, 10);
+    while (end && (*end == ' ' || *end == '\t')) end++;
+    if (end == p || *end != '\0' || v < -32768 || v > 32767) return;
+    *has = 1;
+    *value = static_cast<double>(v) / 256.0 + 5.0;
+}
+
 int year_of(const TagLib::PropertyMap &map) {
     auto it = map.find("DATE");
     if (it == map.end() || it->second.isEmpty()) return 0;
@@ -144,7 +167,33 @@ void read_lame_header(TagLib::MPEG::File *file, qp_tag_info *out) {
     const long delay = (dp[0] << 4) | (dp[1] >> 4);
     const long padding = ((dp[1] & 0x0F) << 8) | dp[2];
     const long long samples = frames * samples_per_frame - delay - padding;
-    if (samples > 0) out->gapless_samples = samples;
+    if (samples > 0) out->exact_samples = samples;
+}
+
+// Vorbis and Opus: the exact length from the pages (see ogg_length.h); 0 when the pages
+// do not tell (a chained or damaged file keeps TagLib's length).
+long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
+    const TagLib::Ogg::PageHeader *first = file->firstPageHeader();
+    if (!first) return 0;
+    const unsigned serial = first->streamSerialNumber();
+    const long long length = file->length();
+    const TagLib::ByteVector ident = file->packet(0);
+    long long start;
+    long long pre_skip = 0;
+    if (opus) {
+        if (ident.size() < 19) return 0;
+        pre_skip = static_cast<unsigned char>(ident[10]) | (static_cast<unsigned char>(ident[11]) << 8);
+        qplay::ogg::OpusPacketSamples samples;
+        start = qplay::ogg::start_granule(file, length, serial, 2, samples);
+    } else {
+        qplay::ogg::VorbisPacketSamples samples;
+        if (!samples.load(ident, file->packet(2))) return 0;
+        start = qplay::ogg::start_granule(file, length, serial, 3, samples);
+    }
+    const long long last = qplay::ogg::last_granule(file, length, serial);
+    if (start < 0 || last < 0) return 0;
+    const long long total = last - start - pre_skip;
+    return total > 0 ? total : 0;
 }
 
 // Whether the 256 KB after a leading ID3v2 tag are all zero bytes: no audio format
@@ -184,6 +233,15 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
         if (!file->isValid()) return QP_TAG_INVALID;
         TagLib::AudioProperties *props = file->audioProperties();
         if (!props || props->sampleRate() <= 0) return QP_TAG_NOT_AUDIO;
+        auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file);
+        auto *flac = dynamic_cast<TagLib::FLAC::File *>(file);
+        auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file);
+        auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file);
+        if (mpeg) out->format = QP_FORMAT_MPEG;
+        else if (flac) out->format = QP_FORMAT_FLAC;
+        else if (vorbis) out->format = QP_FORMAT_VORBIS;
+        else if (opus) out->format = QP_FORMAT_OPUS;
+        else return QP_TAG_OTHER_FORMAT;
 
         const TagLib::PropertyMap map = file->properties();
         out->title = property(map, "TITLE");
@@ -193,11 +251,22 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
         out->genre = property(map, "GENRE");
         number_pair(map, "TRACKNUMBER", &out->track, &out->track_total);
         number_pair(map, "DISCNUMBER", &out->disc, &out->disc_total);
+        // Vorbis comments keep totals apart ("TRACKNUMBER=1", "TRACKTOTAL=2").
+        int unused = 0;
+        if (!out->track_total) number_pair(map, "TRACKTOTAL", &out->track_total, &unused);
+        if (!out->track_total) number_pair(map, "TOTALTRACKS", &out->track_total, &unused);
+        if (!out->disc_total) number_pair(map, "DISCTOTAL", &out->disc_total, &unused);
+        if (!out->disc_total) number_pair(map, "TOTALDISCS", &out->disc_total, &unused);
         out->year = year_of(map);
         gain_value(map, "REPLAYGAIN_TRACK_GAIN", &out->has_track_gain, &out->track_gain);
         gain_value(map, "REPLAYGAIN_TRACK_PEAK", &out->has_track_peak, &out->track_peak);
         gain_value(map, "REPLAYGAIN_ALBUM_GAIN", &out->has_album_gain, &out->album_gain);
         gain_value(map, "REPLAYGAIN_ALBUM_PEAK", &out->has_album_peak, &out->album_peak);
+        if (opus) {
+            // Opus's own loudness tags win over REPLAYGAIN_* ones a tagger may add.
+            r128_gain(map, "R128_TRACK_GAIN", &out->has_track_gain, &out->track_gain);
+            r128_gain(map, "R128_ALBUM_GAIN", &out->has_album_gain, &out->album_gain);
+        }
 
         // TagLib computes these from header fields; damaged headers can give negative
         // numbers (INT_MIN ms), which mean "unknown" like 0.
@@ -205,7 +274,17 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
         out->bitrate_kbps = std::max(0, props->bitrate());
         out->sample_rate = props->sampleRate();
         out->channels = props->channels();
-        if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) read_lame_header(mpeg, out);
+        if (mpeg) read_lame_header(mpeg, out);
+        if (flac) {
+            auto *flacProps = static_cast<TagLib::FLAC::Properties *>(props);
+            out->bits_per_sample = flacProps->bitsPerSample();
+            out->exact_samples = static_cast<long long>(flacProps->sampleFrames());
+        }
+        if (vorbis) out->exact_samples = ogg_samples(vorbis, false);
+        if (opus) {
+            out->sample_rate = 48000;  // what libopusfile decodes to; the tag is the input's
+            out->exact_samples = ogg_samples(opus, true);
+        }
         return QP_TAG_OK;
     } catch (const qplay::BudgetExceeded &exceeded) {
         qp_tag_info_free(out);
@@ -253,7 +332,8 @@ extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budg
         return QP_TAG_UNREADABLE;
     }
     const qp_tag_budget unlimited = {0, 0};
-    qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited);
+    qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited,
+                               qplay::picture_ranges(fd));
     const qp_tag_status status = read_stream(&stream, out);
     out->bytes_read = stream.bytesRead();
     out->cpu_nanoseconds = stream.cpuNanoseconds();

@@ -45,6 +45,9 @@ public struct StoredTrack: Codable, Sendable, Equatable {
     var bitrateKbps: Int
     var sampleRate: Int
     var channels: Int
+    /// Absent in queues saved before formats were stored: those were all MP3.
+    var format: AudioFileFormat?
+    var bitsPerSample: Int?
     var trackGain: Double?
     var trackPeak: Double?
     var albumGain: Double?
@@ -76,6 +79,8 @@ public struct StoredTrack: Codable, Sendable, Equatable {
         bitrateKbps = track.bitrateKbps
         sampleRate = track.sampleRate
         channels = track.channels
+        format = track.format
+        bitsPerSample = track.bitsPerSample
         trackGain = track.replayGain.trackGain
         trackPeak = track.replayGain.trackPeak
         albumGain = track.replayGain.albumGain
@@ -96,7 +101,8 @@ public struct StoredTrack: Codable, Sendable, Equatable {
             id: id, path: filePath, title: title, artist: artist, album: album,
             albumArtist: albumArtist, genre: genre, trackNumber: trackNumber,
             discNumber: discNumber, year: year, duration: duration, bitrateKbps: bitrateKbps,
-            sampleRate: sampleRate, channels: channels,
+            sampleRate: sampleRate, channels: channels, format: format ?? .mp3,
+            bitsPerSample: bitsPerSample,
             replayGain: ReplayGain(
                 trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain,
                 albumPeak: albumPeak),

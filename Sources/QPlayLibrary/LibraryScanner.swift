@@ -11,7 +11,8 @@ import Glibc
 public struct LibraryScanner: Sendable {
     public let musicDirectory: FilePath
     public let index: LibraryIndex
-    /// Lower-case file name extensions of playable files ("mp3", "mp2", …).
+    /// Lower-case file name extensions of playable files ("mp3", "flac", …): what the
+    /// decoders play; every format's by default.
     public let extensions: Set<String>
     /// Parser threads; all cores by default.
     public var parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -20,7 +21,9 @@ public struct LibraryScanner: Sendable {
     /// The most TagLib may spend on one file before it is skipped.
     public var readBudget: TagReadBudget = .standard
 
-    public init(musicDirectory: FilePath, index: LibraryIndex, extensions: Set<String>) {
+    public init(
+        musicDirectory: FilePath, index: LibraryIndex, extensions: Set<String> = AudioFileFormat.allFileExtensions
+    ) {
         self.musicDirectory = musicDirectory
         self.index = index
         self.extensions = Set(extensions.map { $0.lowercased() })

@@ -93,6 +93,16 @@ enum LibrarySchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v3: format and bit depth") { db in
+            // Before this, only MPEG files (.mp3, .mp2, .mp1 read as MPEG by TagLib) were
+            // indexed, so every existing row is 'mp3' with no bit depth: true without
+            // reading any file again. FLAC, Vorbis and Opus files are new to the next scan.
+            try db.execute(
+                sql: """
+                    ALTER TABLE track ADD COLUMN format TEXT NOT NULL DEFAULT 'mp3';
+                    ALTER TABLE track ADD COLUMN bits INTEGER;
+                    """)
+        }
         return migrator
     }
 }

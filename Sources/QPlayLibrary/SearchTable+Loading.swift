@@ -21,7 +21,7 @@ extension SearchTable {
                 SELECT id, path, title, artist, album, album_artist, genre, track_number,
                 disc_number, year, duration, bitrate, sample_rate, channels, rg_track_gain,
                 rg_track_peak, rg_album_gain, rg_album_peak, file_size, mtime,
-                f_title, f_artist, f_album, f_album_artist, f_genre, sort_artist
+                f_title, f_artist, f_album, f_album_artist, f_genre, sort_artist, format, bits
                 FROM track ORDER BY id
                 """)
         let handle = statement.sqliteStatement

@@ -55,6 +55,10 @@ final class SearchTable: Sendable {
         var discNumber: Int16
         var directoryLength: UInt16
         var channels: UInt8
+        /// Index into `AudioFileFormat.allCases`.
+        var format: UInt8
+        /// 0: none.
+        var bitsPerSample: UInt8
     }
 
     let generation: Int64
@@ -177,8 +181,11 @@ final class SearchTable: Sendable {
             albumArtist: tags[Int(group.albumArtist)], genre: tags[Int(group.genre)],
             trackNumber: Self.number(row.trackNumber), discNumber: Self.number(group.discNumber),
             year: Self.number(group.year), duration: row.duration, bitrateKbps: Int(row.bitrate),
-            sampleRate: Int(group.sampleRate), channels: Int(group.channels), replayGain: gains[Int(row.replayGain)],
-            fileSize: Int64(row.fileSize), modificationTime: row.modificationTime)
+            sampleRate: Int(group.sampleRate), channels: Int(group.channels),
+            format: AudioFileFormat.allCases[Int(group.format)],
+            bitsPerSample: group.bitsPerSample == 0 ? nil : Int(group.bitsPerSample),
+            replayGain: gains[Int(row.replayGain)], fileSize: Int64(row.fileSize),
+            modificationTime: row.modificationTime)
     }
 
     private static func number(_ value: Int16) -> Int? {

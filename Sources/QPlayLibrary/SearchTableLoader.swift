@@ -63,6 +63,9 @@ struct SearchTableLoader {
         let sampleRate = row.int(12) ?? 0
         let channels = row.int(13) ?? 0
         let fileSize = row.int(18) ?? 0
+        let formatName = row.bytes(26).map { String(decoding: $0, as: UTF8.self) }
+        let format = TrackRow.format(formatName)
+        let bits = row.int(27)
         let gain = ReplayGain(
             trackGain: row.double(14), trackPeak: row.double(15), albumGain: row.double(16),
             albumPeak: row.double(17))
@@ -88,6 +91,7 @@ struct SearchTableLoader {
             !numbers.contains(nil) && UInt16(exactly: bitrate) != nil && UInt32(exactly: sampleRate) != nil
             && UInt8(exactly: channels) != nil && UInt32(exactly: fileSize) != nil
             && FilePathBuilder.isNormalized(pathBytes) && UInt16(exactly: nameStart) != nil
+            && (bits.map { $0 > 0 && $0 <= UInt8.max } ?? true)
 
         let directory = internDirectory(UnsafeRawBufferPointer(rebasing: pathBytes[..<nameStart]))
         let group = internGroup(
@@ -95,7 +99,9 @@ struct SearchTableLoader {
                 directoryOffset: directory, artist: tagIndexes[0], album: tagIndexes[1], albumArtist: tagIndexes[2],
                 genre: tagIndexes[3], sampleRate: UInt32(truncatingIfNeeded: sampleRate),
                 year: numbers[2] ?? 0, discNumber: numbers[1] ?? 0,
-                directoryLength: UInt16(truncatingIfNeeded: nameStart), channels: UInt8(truncatingIfNeeded: channels)))
+                directoryLength: UInt16(truncatingIfNeeded: nameStart), channels: UInt8(truncatingIfNeeded: channels),
+                format: UInt8(AudioFileFormat.allCases.firstIndex(of: format) ?? 0),
+                bitsPerSample: UInt8(truncatingIfNeeded: bits ?? 0)))
         let entry = Row(
             id: id, duration: row.double(10) ?? 0, modificationTime: row.int(19) ?? 0,
             fileSize: UInt32(truncatingIfNeeded: fileSize), group: group, replayGain: gainIndex,
@@ -108,7 +114,8 @@ struct SearchTableLoader {
                 genre: tag(tagIndexes[3]),
                 trackNumber: trackNumber.map(Int.init), discNumber: discNumber.map(Int.init),
                 year: year.map(Int.init), duration: entry.duration, bitrateKbps: Int(bitrate),
-                sampleRate: Int(sampleRate), channels: Int(channels), replayGain: gain, fileSize: fileSize,
+                sampleRate: Int(sampleRate), channels: Int(channels), format: format,
+                bitsPerSample: bits.map(Int.init), replayGain: gain, fileSize: fileSize,
                 modificationTime: entry.modificationTime)
         }
         rows.append(entry)

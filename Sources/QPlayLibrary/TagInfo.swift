@@ -14,22 +14,28 @@ public struct TagInfo: Sendable, Equatable {
     /// TagLib's length, which includes the encoder delay and padding of an MP3.
     public var durationMilliseconds: Int
     public var bitrateKbps: Int
+    /// The rate the file decodes to (Opus: always 48000, whatever rate went in).
     public var sampleRate: Int
     public var channels: Int
+    public var format: AudioFileFormat
+    /// FLAC's bit depth; nil for the lossy formats.
+    public var bitsPerSample: Int?
     public var replayGain: ReplayGain
-    /// Samples per channel after removing the encoder delay and padding, from an MP3's
-    /// LAME header; nil without one.
-    public var gaplessSamples: Int?
+    /// The exact samples per channel the file decodes to; nil when unknown. MP3: from
+    /// the LAME header, encoder delay and padding removed. FLAC: STREAMINFO's total.
+    /// Vorbis and Opus: from the granule positions, as libvorbisfile and libopusfile
+    /// count (Opus's pre-skip removed).
+    public var exactSamples: Int?
     /// Bytes of audio the Xing/Info header promises and bytes the file holds from its
     /// first MPEG frame on; nil when unknown.
     public var promisedAudioBytes: Int?
     public var presentAudioBytes: Int?
 
-    /// Seconds of audio: exact from the LAME header when there is one, else TagLib's.
+    /// Seconds of audio: exact from the sample count when there is one, else TagLib's.
     /// A file cut short counts only the audio it still holds.
     public var duration: Double {
         var seconds = Double(durationMilliseconds) / 1000
-        if let samples = gaplessSamples, sampleRate > 0 {
+        if let samples = exactSamples, sampleRate > 0 {
             seconds = Double(samples) / Double(sampleRate)
         }
         if let promised = promisedAudioBytes, let present = presentAudioBytes, isTruncated {
@@ -51,7 +57,8 @@ public struct TagInfo: Sendable, Equatable {
         albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
         trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil, year: Int? = nil,
         durationMilliseconds: Int = 0, bitrateKbps: Int = 0, sampleRate: Int = 0,
-        channels: Int = 0, replayGain: ReplayGain = ReplayGain(), gaplessSamples: Int? = nil,
+        channels: Int = 0, format: AudioFileFormat = .mp3, bitsPerSample: Int? = nil,
+        replayGain: ReplayGain = ReplayGain(), exactSamples: Int? = nil,
         promisedAudioBytes: Int? = nil, presentAudioBytes: Int? = nil
     ) {
         self.title = title
@@ -68,14 +75,18 @@ public struct TagInfo: Sendable, Equatable {
         self.bitrateKbps = bitrateKbps
         self.sampleRate = sampleRate
         self.channels = channels
+        self.format = format
+        self.bitsPerSample = bitsPerSample
         self.replayGain = replayGain
-        self.gaplessSamples = gaplessSamples
+        self.exactSamples = exactSamples
         self.promisedAudioBytes = promisedAudioBytes
         self.presentAudioBytes = presentAudioBytes
     }
 }
 
 /// ReplayGain values in dB (gains) and linear amplitude (peaks), when the file has them.
+/// Gains are relative to ReplayGain's reference (-18 LUFS); an Opus file's R128 gains
+/// (relative to -23 LUFS) are converted to it.
 public struct ReplayGain: Sendable, Hashable {
     public var trackGain: Double?
     public var trackPeak: Double?

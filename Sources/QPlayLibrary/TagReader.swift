@@ -15,6 +15,8 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
     case libraryFailure
     /// A FIFO, socket or device: never opened for reading.
     case notRegularFile
+    /// Audio TagLib knows (WAV, Ogg FLAC, Speex, …) that no decoder of qplay plays.
+    case otherFormat
     /// TagLib wanted more than the budget: `bytesRead` before it stopped, and whether
     /// the CPU time ran out (else the byte budget).
     case gaveUp(bytesRead: Int, cpuTime: Duration, outOfTime: Bool)
@@ -27,6 +29,7 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
         case .notAudio: return "no audio stream found"
         case .libraryFailure: return "TagLib failed while reading it"
         case .notRegularFile: return "not a regular file"
+        case .otherFormat: return "not a format qplay plays (MP3, FLAC, Ogg Vorbis, Opus)"
         case .gaveUp(let bytes, let cpuTime, let outOfTime):
             let read = Self.megabytes(bytes)
             if outOfTime {
@@ -81,6 +84,7 @@ public enum TagReader {
         case QP_TAG_INVALID: failure = .invalidFile
         case QP_TAG_NOT_AUDIO: failure = .notAudio
         case QP_TAG_NOT_REGULAR: failure = .notRegularFile
+        case QP_TAG_OTHER_FORMAT: failure = .otherFormat
         case QP_TAG_BYTE_BUDGET, QP_TAG_TIME_BUDGET:
             failure = .gaveUp(
                 bytesRead: bytesRead, cpuTime: .nanoseconds(raw.cpu_nanoseconds),
@@ -98,15 +102,26 @@ public enum TagReader {
             disc: positive(raw.disc), discTotal: positive(raw.disc_total),
             year: positive(raw.year),
             durationMilliseconds: Int(raw.duration_ms), bitrateKbps: Int(raw.bitrate_kbps),
-            sampleRate: Int(raw.sample_rate), channels: Int(raw.channels),
+            sampleRate: Int(raw.sample_rate), channels: Int(raw.channels), format: format(raw.format),
+            bitsPerSample: positive(raw.bits_per_sample),
             replayGain: ReplayGain(
                 trackGain: raw.has_track_gain != 0 ? raw.track_gain : nil,
                 trackPeak: raw.has_track_peak != 0 ? raw.track_peak : nil,
                 albumGain: raw.has_album_gain != 0 ? raw.album_gain : nil,
                 albumPeak: raw.has_album_peak != 0 ? raw.album_peak : nil),
-            gaplessSamples: raw.gapless_samples > 0 ? Int(raw.gapless_samples) : nil,
+            exactSamples: raw.exact_samples > 0 ? Int(raw.exact_samples) : nil,
             promisedAudioBytes: raw.promised_audio_bytes > 0 ? Int(raw.promised_audio_bytes) : nil,
             presentAudioBytes: raw.present_audio_bytes > 0 ? Int(raw.present_audio_bytes) : nil)
+    }
+
+    /// The shim answers QP_TAG_OK only for the four formats.
+    private static func format(_ raw: qp_tag_format) -> AudioFileFormat {
+        switch raw {
+        case QP_FORMAT_FLAC: .flac
+        case QP_FORMAT_VORBIS: .vorbis
+        case QP_FORMAT_OPUS: .opus
+        default: .mp3
+        }
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {

@@ -18,12 +18,17 @@ public struct Track: Sendable, Hashable, Identifiable {
     public var trackNumber: Int?
     public var discNumber: Int?
     public var year: Int?
-    /// Seconds of audio. For an MP3 with a LAME header this is the exact gapless length
-    /// (encoder delay and padding removed); otherwise TagLib's length.
+    /// Seconds of audio: the exact sample count over the rate where the file tells it
+    /// (MP3 with a LAME header, gapless; FLAC; Vorbis; Opus), else TagLib's length.
     public var duration: Double
     public var bitrateKbps: Int
+    /// The rate the file decodes to (Opus: always 48000).
     public var sampleRate: Int
     public var channels: Int
+    /// What the file's content is, whatever its name says.
+    public var format: AudioFileFormat
+    /// FLAC's bit depth; nil for the lossy formats.
+    public var bitsPerSample: Int?
     public var replayGain: ReplayGain
     public var fileSize: Int64
     /// Nanoseconds since the epoch.
@@ -33,7 +38,8 @@ public struct Track: Sendable, Hashable, Identifiable {
         id: TrackID, path: FilePath, title: String, artist: String? = nil, album: String? = nil,
         albumArtist: String? = nil, genre: String? = nil, trackNumber: Int? = nil,
         discNumber: Int? = nil, year: Int? = nil, duration: Double = 0, bitrateKbps: Int = 0,
-        sampleRate: Int = 0, channels: Int = 0, replayGain: ReplayGain = ReplayGain(),
+        sampleRate: Int = 0, channels: Int = 0, format: AudioFileFormat = .mp3,
+        bitsPerSample: Int? = nil, replayGain: ReplayGain = ReplayGain(),
         fileSize: Int64 = 0, modificationTime: Int64 = 0
     ) {
         self.id = id
@@ -50,6 +56,8 @@ public struct Track: Sendable, Hashable, Identifiable {
         self.bitrateKbps = bitrateKbps
         self.sampleRate = sampleRate
         self.channels = channels
+        self.format = format
+        self.bitsPerSample = bitsPerSample
         self.replayGain = replayGain
         self.fileSize = fileSize
         self.modificationTime = modificationTime

@@ -40,7 +40,8 @@ enum TrackBuilder {
             albumArtist: text(tags.albumArtist, "album artist"), genre: text(tags.genre, "genre"),
             trackNumber: tags.track, discNumber: tags.disc, year: tags.year,
             duration: tags.duration, bitrateKbps: tags.bitrateKbps, sampleRate: tags.sampleRate,
-            channels: tags.channels, replayGain: tags.replayGain, fileSize: size,
+            channels: tags.channels, format: tags.format, bitsPerSample: tags.bitsPerSample,
+            replayGain: tags.replayGain, fileSize: size,
             modificationTime: modificationTime)
         return (track, warnings)
     }

@@ -8,7 +8,7 @@ enum TrackRow {
     static let selection = """
         id, path, title, artist, album, album_artist, genre, track_number, disc_number, year,
         duration, bitrate, sample_rate, channels, rg_track_gain, rg_track_peak, rg_album_gain,
-        rg_album_peak, file_size, mtime
+        rg_album_peak, file_size, mtime, format, bits
         """
 
     static func track(from row: Row) -> Track {
@@ -17,10 +17,16 @@ enum TrackRow {
             id: row[0], path: PathBytes.path(pathData), title: row[2], artist: row[3],
             album: row[4], albumArtist: row[5], genre: row[6], trackNumber: row[7],
             discNumber: row[8], year: row[9], duration: row[10], bitrateKbps: row[11],
-            sampleRate: row[12], channels: row[13],
+            sampleRate: row[12], channels: row[13], format: format(row[20]), bitsPerSample: row[21],
             replayGain: ReplayGain(
                 trackGain: row[14], trackPeak: row[15], albumGain: row[16], albumPeak: row[17]),
             fileSize: row[18], modificationTime: row[19])
+    }
+
+    /// A format name the index holds; an unknown one (written by a newer qplay) reads as
+    /// MP3, what every track was before formats were stored.
+    static func format(_ name: String?) -> AudioFileFormat {
+        name.flatMap(AudioFileFormat.init(rawValue:)) ?? .mp3
     }
 
     /// Insert, or update in place (keeping the id) when the path is already indexed.
@@ -29,8 +35,8 @@ enum TrackRow {
             path, title, artist, album, album_artist, genre, track_number, disc_number, year,
             duration, bitrate, sample_rate, channels, rg_track_gain, rg_track_peak,
             rg_album_gain, rg_album_peak, file_size, mtime,
-            f_title, f_artist, f_album, f_album_artist, f_genre, f_path, sort_artist)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            f_title, f_artist, f_album, f_album_artist, f_genre, f_path, sort_artist, format, bits)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (path) DO UPDATE SET
             title = excluded.title, artist = excluded.artist, album = excluded.album,
             album_artist = excluded.album_artist, genre = excluded.genre,
@@ -42,7 +48,8 @@ enum TrackRow {
             file_size = excluded.file_size, mtime = excluded.mtime,
             f_title = excluded.f_title, f_artist = excluded.f_artist, f_album = excluded.f_album,
             f_album_artist = excluded.f_album_artist, f_genre = excluded.f_genre,
-            f_path = excluded.f_path, sort_artist = excluded.sort_artist
+            f_path = excluded.f_path, sort_artist = excluded.sort_artist,
+            format = excluded.format, bits = excluded.bits
         """
 
     /// Arguments for `upsert`; `track.id` is ignored (the database assigns it).
@@ -58,7 +65,7 @@ enum TrackRow {
             track.fileSize, track.modificationTime,
             fold(track.title), artist, track.album.map(fold) ?? "", albumArtist,
             track.genre.map(fold) ?? "", fold(String(decoding: pathBytes, as: UTF8.self)),
-            albumArtist.isEmpty ? artist : albumArtist,
+            albumArtist.isEmpty ? artist : albumArtist, track.format.rawValue, track.bitsPerSample,
         ]
         return StatementArguments(values)
     }

@@ -14,15 +14,17 @@ enum TrackSlot {
         _ slot: UnsafeMutablePointer<Track>, id: TrackID, path: consuming FilePath, title: consuming String,
         artist: String?, album: String?, albumArtist: String?, genre: String?, trackNumber: Int?,
         discNumber: Int?, year: Int?, duration: Double, bitrateKbps: Int, sampleRate: Int, channels: Int,
-        replayGain: ReplayGain, fileSize: Int64, modificationTime: Int64
+        format: AudioFileFormat, bitsPerSample: Int?, replayGain: ReplayGain, fileSize: Int64,
+        modificationTime: Int64
     ) {
         guard let offsets = offsets else {
             slot.initialize(
                 to: Track(
                     id: id, path: path, title: title, artist: artist, album: album, albumArtist: albumArtist,
                     genre: genre, trackNumber: trackNumber, discNumber: discNumber, year: year, duration: duration,
-                    bitrateKbps: bitrateKbps, sampleRate: sampleRate, channels: channels, replayGain: replayGain,
-                    fileSize: fileSize, modificationTime: modificationTime))
+                    bitrateKbps: bitrateKbps, sampleRate: sampleRate, channels: channels, format: format,
+                    bitsPerSample: bitsPerSample, replayGain: replayGain, fileSize: fileSize,
+                    modificationTime: modificationTime))
             return
         }
         let raw = UnsafeMutableRawPointer(slot)
@@ -40,6 +42,8 @@ enum TrackSlot {
         (raw + offsets.bitrateKbps).initializeMemory(as: Int.self, to: bitrateKbps)
         (raw + offsets.sampleRate).initializeMemory(as: Int.self, to: sampleRate)
         (raw + offsets.channels).initializeMemory(as: Int.self, to: channels)
+        (raw + offsets.format).initializeMemory(as: AudioFileFormat.self, to: format)
+        (raw + offsets.bitsPerSample).initializeMemory(as: Int?.self, to: bitsPerSample)
         (raw + offsets.replayGain).initializeMemory(as: ReplayGain.self, to: replayGain)
         (raw + offsets.fileSize).initializeMemory(as: Int64.self, to: fileSize)
         (raw + offsets.modificationTime).initializeMemory(as: Int64.self, to: modificationTime)
@@ -47,7 +51,8 @@ enum TrackSlot {
 
     struct Offsets {
         var id, path, title, artist, album, albumArtist, genre, trackNumber, discNumber, year: Int
-        var duration, bitrateKbps, sampleRate, channels, replayGain, fileSize, modificationTime: Int
+        var duration, bitrateKbps, sampleRate, channels, format, bitsPerSample, replayGain, fileSize: Int
+        var modificationTime: Int
     }
 
     /// Nil when the fields above are not exactly `Track`'s stored properties.
@@ -63,15 +68,17 @@ enum TrackSlot {
             let discNumber = at(\.discNumber, Int?.self), let year = at(\.year, Int?.self),
             let duration = at(\.duration, Double.self), let bitrateKbps = at(\.bitrateKbps, Int.self),
             let sampleRate = at(\.sampleRate, Int.self), let channels = at(\.channels, Int.self),
+            let format = at(\.format, AudioFileFormat.self), let bitsPerSample = at(\.bitsPerSample, Int?.self),
             let replayGain = at(\.replayGain, ReplayGain.self), let fileSize = at(\.fileSize, Int64.self),
             let modificationTime = at(\.modificationTime, Int64.self)
         else { return nil }
         let sample = Track(id: 1, path: "a", title: "b")
-        guard Mirror(reflecting: sample).children.count == 17 else { return nil }
+        guard Mirror(reflecting: sample).children.count == 19 else { return nil }
         return Offsets(
             id: id, path: path, title: title, artist: artist, album: album, albumArtist: albumArtist, genre: genre,
             trackNumber: trackNumber, discNumber: discNumber, year: year, duration: duration,
-            bitrateKbps: bitrateKbps, sampleRate: sampleRate, channels: channels, replayGain: replayGain,
-            fileSize: fileSize, modificationTime: modificationTime)
+            bitrateKbps: bitrateKbps, sampleRate: sampleRate, channels: channels, format: format,
+            bitsPerSample: bitsPerSample, replayGain: replayGain, fileSize: fileSize,
+            modificationTime: modificationTime)
     }()
 }

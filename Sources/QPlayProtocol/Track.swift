@@ -13,11 +13,19 @@ public struct Track: Sendable, Hashable, Codable {
     public var genre: String?
     /// Seconds.
     public var duration: Double?
+    /// `mp3`, `flac`, `vorbis` or `opus`: what the file's content is (SPEC §4).
+    public var format: String?
+    /// The rate the track decodes to (Opus: 48000).
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// FLAC's bit depth; null for the lossy formats.
+    public var bits: Int?
 
     public init(
         id: Int64, path: String, title: String, artist: String? = nil, album: String? = nil,
         albumArtist: String? = nil, track: Int? = nil, disc: Int? = nil, year: Int? = nil,
-        genre: String? = nil, duration: Double? = nil
+        genre: String? = nil, duration: Double? = nil, format: String? = nil, sampleRate: Int? = nil,
+        channels: Int? = nil, bits: Int? = nil
     ) {
         self.id = id
         self.path = path
@@ -30,11 +38,15 @@ public struct Track: Sendable, Hashable, Codable {
         self.year = year
         self.genre = genre
         self.duration = duration
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bits = bits
     }
 
     enum CodingKeys: String, CodingKey {
         case id, path, title, artist, album, albumArtist = "album_artist", track, disc, year, genre
-        case duration
+        case duration, format, sampleRate = "sample_rate", channels, bits
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,6 +62,10 @@ public struct Track: Sendable, Hashable, Codable {
         try container.encode(year, forKey: .year)
         try container.encode(genre, forKey: .genre)
         try container.encode(duration.map(Seconds.rounded), forKey: .duration)
+        try container.encode(format, forKey: .format)
+        try container.encode(sampleRate, forKey: .sampleRate)
+        try container.encode(channels, forKey: .channels)
+        try container.encode(bits, forKey: .bits)
     }
 }
 

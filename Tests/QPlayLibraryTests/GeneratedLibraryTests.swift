@@ -122,3 +122,61 @@ final class ProgressLog: @unchecked Sendable {
         return items
     }
 }
+
+/// A generated library mixing MP3, FLAC, Vorbis and Opus, with broken files of each.
+@Suite(.enabled(if: GeneratedLibrary.canGenerateAllFormats, "needs python3, lame, flac, oggenc and opusenc"))
+struct MixedFormatLibraryTests {
+    @Test func everyFormatIsIndexedExactlyAndEveryBrokenFileSurvived() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let formats = AudioFileFormat.allCases.map(\.rawValue)
+        let manifest = try GeneratedLibrary.generate(in: fixture.music, count: 240, seed: 3, formats: formats)
+        let index = try fixture.openIndex()
+        let summary = try await fixture.scanner(index).scan()
+
+        let all = try index.search(.all)
+        let byPath = Dictionary(all.map { ($0.path.string, $0) }, uniquingKeysWith: { a, _ in a })
+        let entries = try #require(manifest.tracks)
+        for format in formats {
+            #expect(entries.contains { $0.format == format }, "no \(format) generated")
+        }
+        for entry in entries {
+            let track = try #require(byPath[entry.path], "\(entry.path) missing")
+            #expect(track.title == entry.title)
+            #expect(track.format.rawValue == entry.format, "\(entry.path)")
+            let seconds = try #require(entry.seconds)
+            // FLAC, Vorbis and Opus lengths are exact sample counts; an MP3's comes from
+            // its LAME header, exact for what libmpg123 plays.
+            #expect(track.duration == seconds, "\(entry.path): \(track.duration) ≠ \(seconds)")
+            #expect(track.sampleRate == (track.format == .opus ? 48000 : track.sampleRate))
+            #expect((track.bitsPerSample != nil) == (track.format == .flac), "\(entry.path)")
+        }
+
+        // Random bytes, text and empty files under every format's name: skipped, reported.
+        let problems = Dictionary(summary.problems.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let asRoot = geteuid() == 0
+        for bad in manifest.bad where !(bad.directory == true && asRoot) {
+            let problem = try #require(problems[bad.path], "\(bad.path) not reported")
+            #expect(problem.skipped == !bad.indexed, "\(problem)")
+            if !bad.reason.isEmpty { #expect(problem.reason.contains(bad.reason), "\(problem)") }
+        }
+        for ext in ["flac", "ogg", "opus"] {
+            #expect(problems["BAD/random.\(ext)"]?.skipped == true)
+            #expect(problems["BAD/text.\(ext)"]?.skipped == true)
+        }
+        // Cut-short copies: indexed no longer than the whole, or skipped with a reason.
+        let damaged = try #require(manifest.damaged)
+        #expect(damaged.count == 6)
+        for cut in damaged {
+            if let track = byPath[cut.path] {
+                #expect(track.format.rawValue == cut.format && track.duration <= cut.max_seconds, "\(cut.path)")
+            } else {
+                #expect(problems[cut.path]?.skipped == true, "\(cut.path) neither indexed nor reported")
+            }
+        }
+        let indexedBad = manifest.bad.filter(\.indexed).count + (asRoot ? 1 : 0)
+        let indexedDamaged = damaged.filter { byPath[$0.path] != nil }.count
+        #expect(
+            all.count == entries.count + manifest.extra_good.count + indexedBad + indexedDamaged)
+    }
+}

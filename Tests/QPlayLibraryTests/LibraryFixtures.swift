@@ -22,7 +22,7 @@ struct LibraryFixture {
     }
 
     func scanner(_ index: LibraryIndex, music: FilePath? = nil) -> LibraryScanner {
-        LibraryScanner(musicDirectory: music ?? self.music, index: index, extensions: ["mp3", "mp2"])
+        LibraryScanner(musicDirectory: music ?? self.music, index: index, extensions: AudioFileFormat.allFileExtensions)
     }
 
     /// Copies every Sample into the music folder, keeping the relative paths.
@@ -65,6 +65,15 @@ struct GeneratedLibrary: Decodable {
         var artist: String?
         var album: String?
         var tagged: Bool
+        /// `mp3`, `flac`, `vorbis` or `opus`, and the exact decoded length.
+        var format: String?
+        var seconds: Double?
+    }
+    /// A copy cut short: indexed as far as it goes, or skipped.
+    struct Damaged: Decodable {
+        var path: String
+        var format: String
+        var max_seconds: Double
     }
     struct Extra: Decodable {
         var path: String
@@ -83,22 +92,33 @@ struct GeneratedLibrary: Decodable {
     var rare_word: String
     var extra_good: [Extra]
     var bad: [Bad]
+    var damaged: [Damaged]?
     var tracks: [Entry]?
 
     static let script = SampleCatalog.repositoryRoot.appending("scripts/gen-library")
 
     /// gen-library needs python3 and lame (scripts/test installs lame).
-    static var canGenerate: Bool {
-        ["python3", "lame"].allSatisfy { tool in
+    static var canGenerate: Bool { installed(["python3", "lame"]) }
+
+    /// A library of every format also needs flac, oggenc and opusenc.
+    static var canGenerateAllFormats: Bool { installed(["python3", "lame", "flac", "oggenc", "opusenc"]) }
+
+    private static func installed(_ tools: [String]) -> Bool {
+        tools.allSatisfy { tool in
             (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
                 .contains { access("\($0)/\(tool)", X_OK) == 0 }
         }
     }
 
-    static func generate(in directory: FilePath, count: Int, seed: Int) throws -> GeneratedLibrary {
+    static func generate(
+        in directory: FilePath, count: Int, seed: Int, formats: [String] = ["mp3"]
+    ) throws -> GeneratedLibrary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.string, directory.string, "\(count)", "--seed", "\(seed)"]
+        process.arguments = [
+            "python3", script.string, directory.string, "\(count)", "--seed", "\(seed)",
+            "--formats", formats.joined(separator: ","),
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

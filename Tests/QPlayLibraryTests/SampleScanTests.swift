@@ -10,12 +10,12 @@ import Testing
         defer { fixture.remove() }
         let index = try fixture.openIndex()
         let summary = try await fixture.scanner(index, music: SampleCatalog.directory).scan()
-        #expect(summary.added == SampleCatalog.all.count)
+        #expect(summary.added == SampleCatalog.allFiles.count)
         #expect(summary.updated == 0 && summary.removed == 0 && summary.skipped == 0)
         #expect(summary.problems.isEmpty, "\(summary.problems)")
 
         let tracks = try index.search(.all)
-        #expect(tracks.map(\.path.string).sorted() == SampleCatalog.all.map(\.file).sorted())
+        #expect(tracks.map(\.path.string).sorted() == SampleCatalog.allFiles.sorted())
         for sample in SampleCatalog.all {
             let track = try #require(tracks.first { $0.path.string == sample.file })
             let fileName = String(sample.file.split(separator: "/").last!.dropLast(4))
@@ -36,11 +36,24 @@ import Testing
             // The LAME header gives the exact gapless length, not TagLib's padded one.
             #expect(track.duration == Double(sample.seconds), "\(sample)")
             #expect(track.bitrateKbps > 0 && track.fileSize > 0 && track.modificationTime > 0)
+            #expect(track.format == .mp3 && track.bitsPerSample == nil, "\(sample)")
+        }
+        for sample in SampleCatalog.formats {
+            let track = try #require(tracks.first { $0.path.string == sample.file })
+            #expect(track.title == sample.title, "\(sample)")
+            #expect(track.format.rawValue == sample.format, "\(sample)")
+            #expect(track.sampleRate == sample.sampleRate, "\(sample)")
+            #expect(track.channels == sample.channels, "\(sample)")
+            #expect(track.bitsPerSample == sample.bits, "\(sample)")
+            #expect(track.duration == sample.seconds, "\(sample)")
+            #expect(track.replayGain.trackGain == sample.trackGain, "\(sample)")
+            #expect(track.replayGain.albumGain == sample.albumGain, "\(sample)")
         }
         let stats = try index.statistics()
-        #expect(stats.tracks == SampleCatalog.all.count)
-        #expect(stats.lastScan?.added == SampleCatalog.all.count)
-        #expect(stats.artists == Set(SampleCatalog.all.compactMap { $0.artist?.lowercased() }).count)
+        #expect(stats.tracks == SampleCatalog.allFiles.count)
+        #expect(stats.lastScan?.added == SampleCatalog.allFiles.count)
+        let artists = SampleCatalog.all.compactMap(\.artist) + SampleCatalog.formats.compactMap(\.artist)
+        #expect(stats.artists == Set(artists.map { $0.lowercased() }).count)
     }
 
     @Test func resultsComeInAlbumArtistAlbumDiscTrackTitlePathOrder() async throws {
@@ -149,7 +162,7 @@ import Testing
         let reopened = try fixture.openIndex()
         #expect(try queries.map { try reopened.search($0) } == before)
         #expect(try reopened.statistics() == statistics)
-        #expect(before[0].count == SampleCatalog.all.count)
+        #expect(before[0].count == SampleCatalog.allFiles.count)
     }
 }
 

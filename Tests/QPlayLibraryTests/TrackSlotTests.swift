@@ -25,7 +25,8 @@ import Testing
             album: expected.album, albumArtist: expected.albumArtist, genre: expected.genre,
             trackNumber: expected.trackNumber, discNumber: expected.discNumber, year: expected.year,
             duration: expected.duration, bitrateKbps: expected.bitrateKbps, sampleRate: expected.sampleRate,
-            channels: expected.channels, replayGain: expected.replayGain, fileSize: expected.fileSize,
+            channels: expected.channels, format: expected.format, bitsPerSample: expected.bitsPerSample,
+            replayGain: expected.replayGain, fileSize: expected.fileSize,
             modificationTime: expected.modificationTime)
         #expect(slot.move() == expected)
     }

@@ -44,7 +44,8 @@ struct FastEncodingTests {
         for text in Self.awkwardStrings {
             let track = Track(
                 id: -7, path: text, title: text, artist: text, album: nil, albumArtist: text, track: 0,
-                disc: 12, year: -1, genre: text, duration: 3)
+                disc: 12, year: -1, genre: text, duration: 3, format: text, sampleRate: 48000, channels: 1,
+                bits: 24)
             try expectSame(track)
             try expectSame(OutputStatus(name: text, error: text))
         }

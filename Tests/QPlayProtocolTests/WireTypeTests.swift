@@ -16,7 +16,8 @@ func text(_ value: some Encodable) -> String {
 
 let sampleTrack = Track(
     id: 42, path: "Artist/Album/01 Song.mp3", title: "Song", artist: "Beyoncé", album: "Live",
-    albumArtist: nil, track: 1, disc: nil, year: 2003, genre: nil, duration: 183.456789)
+    albumArtist: nil, track: 1, disc: nil, year: 2003, genre: nil, duration: 183.456789, format: "mp3",
+    sampleRate: 44100, channels: 2, bits: nil)
 
 let sampleStatus = Status(
     state: .playing, track: sampleTrack, entry: 5, index: 2, position: 12.3456, duration: 183.456789,
@@ -28,8 +29,25 @@ struct WireTypeTests {
     @Test func trackHasEveryKeyWithNullsForAbsentValues() throws {
         #expect(
             text(sampleTrack)
-                == #"{"album":"Live","album_artist":null,"artist":"Beyoncé","disc":null,"duration":183.457,"genre":null,"id":42,"path":"Artist/Album/01 Song.mp3","title":"Song","track":1,"year":2003}"#
+                == #"{"album":"Live","album_artist":null,"artist":"Beyoncé","bits":null,"channels":2,"disc":null,"duration":183.457,"format":"mp3","genre":null,"id":42,"path":"Artist/Album/01 Song.mp3","sample_rate":44100,"title":"Song","track":1,"year":2003}"#
         )
+    }
+
+    @Test func flacTrackCarriesItsBitDepth() throws {
+        let flac = Track(
+            id: 7, path: "a.flac", title: "A", duration: 2, format: "flac", sampleRate: 96000, channels: 2, bits: 24)
+        let fields = try object(flac)
+        #expect(fields["format"] == .string("flac"))
+        #expect(fields["sample_rate"] == .integer(96000))
+        #expect(fields["channels"] == .integer(2))
+        #expect(fields["bits"] == .integer(24))
+        #expect(try WireCoding.decode(Track.self, from: WireCoding.line(flac)) == flac)
+    }
+
+    @Test func trackFromAnOlderDaemonDecodesWithoutFormatFields() throws {
+        let line = Array(#"{"id":1,"path":"a.mp3","title":"A","duration":1}"#.utf8)
+        let track = try WireCoding.decode(Track.self, from: line)
+        #expect(track.format == nil && track.sampleRate == nil && track.channels == nil && track.bits == nil)
     }
 
     @Test func trackRoundTrips() throws {

@@ -3,7 +3,8 @@ import QPlayLibrary
 import SystemPackage
 
 /// The TagLib shim (CTagLib, through `TagReader`, as the scanner calls it) on damaged
-/// files: tags, audio properties and the MPEG Xing/LAME header. It must read them or
+/// files: tags, audio properties, the MPEG Xing/LAME header, FLAC/Ogg picture ranges and
+/// Ogg page walks for exact lengths. It must read them or
 /// report a `TagReadError`, never crash or read out of bounds.
 ///
 /// Input: a byte choosing the file name's extension (TagLib picks its parser by it),
@@ -24,6 +25,9 @@ enum TagLibFuzz {
         fuzzCheck(info.duration >= 0, "duration \(info.duration) s")
         fuzzCheck(info.bitrateKbps >= 0, "bitrate \(info.bitrateKbps) kbps")
         fuzzCheck(info.sampleRate > 0, "read as audio with sample rate \(info.sampleRate)")
+        fuzzCheck(info.format != .opus || info.sampleRate == 48000, "Opus at \(info.sampleRate) Hz")
+        fuzzCheck(info.bitsPerSample == nil || info.format == .flac, "bit depth for \(info.format)")
+        fuzzCheck((info.exactSamples ?? 1) > 0, "exact length of \(info.exactSamples ?? 0) samples")
         if let present = info.presentAudioBytes {
             fuzzCheck(present <= contents.count, "\(present) bytes of audio in a file of \(contents.count)")
         }

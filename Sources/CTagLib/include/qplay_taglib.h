@@ -7,6 +7,15 @@
 extern "C" {
 #endif
 
+// The formats qplay plays; TagLib knows more (WAV, Ogg FLAC, Speex, …), which are skipped.
+typedef enum qp_tag_format {
+    QP_FORMAT_UNKNOWN = 0,
+    QP_FORMAT_MPEG = 1,    // MPEG-1/2/2.5 layer I, II or III
+    QP_FORMAT_FLAC = 2,    // native FLAC (not Ogg FLAC)
+    QP_FORMAT_VORBIS = 3,  // Ogg Vorbis
+    QP_FORMAT_OPUS = 4     // Ogg Opus
+} qp_tag_format;
+
 typedef struct qp_tag_info {
     char *title;
     char *artist;
@@ -20,13 +29,17 @@ typedef struct qp_tag_info {
     int year;
     int duration_ms;
     int bitrate_kbps;
-    int sample_rate;
+    int sample_rate;  // Opus: 48000, the rate it decodes to, whatever the input rate was
     int channels;
+    qp_tag_format format;
+    int bits_per_sample;  // FLAC only (0 for the others)
     int has_track_gain, has_track_peak, has_album_gain, has_album_peak;
     double track_gain, track_peak, album_gain, album_peak;
-    // MPEG files with a Xing/Info + LAME header: the exact number of samples per channel
-    // after removing the encoder delay and padding (0 when the header is missing).
-    long long gapless_samples;
+    // The exact number of samples per channel the file decodes to (0 when unknown):
+    // MPEG with a Xing/Info + LAME header: after removing the encoder delay and padding;
+    // FLAC: STREAMINFO's total; Vorbis and Opus: as ov_pcm_total / op_pcm_total count
+    // (last granule position minus the start offset, and Opus's pre-skip).
+    long long exact_samples;
     // Bytes of MPEG audio the Xing/Info header promises, and the bytes the file holds
     // from the first frame to its end (0 when unknown). Fewer present than promised
     // means the file was cut short.
@@ -55,7 +68,8 @@ typedef enum qp_tag_status {
     QP_TAG_FAILED = 5,       // TagLib threw an exception
     QP_TAG_NOT_REGULAR = 6,  // not a regular file (FIFO, socket, device): never read
     QP_TAG_BYTE_BUDGET = 7,  // gave up: TagLib wanted more bytes than the budget allows
-    QP_TAG_TIME_BUDGET = 8   // gave up: reading took more CPU time than the budget allows
+    QP_TAG_TIME_BUDGET = 8,  // gave up: reading took more CPU time than the budget allows
+    QP_TAG_OTHER_FORMAT = 9  // an audio format TagLib knows and qplay does not play
 } qp_tag_status;
 
 // `path` is the file name as raw bytes (any encoding). The file is opened read-only and

@@ -11,7 +11,9 @@ extension QPlayProtocol.Track {
         self.init(
             id: track.id, path: track.path.string, title: track.title, artist: track.artist,
             album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
-            disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration)
+            disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration,
+            format: track.format.rawValue, sampleRate: track.sampleRate, channels: track.channels,
+            bits: track.bitsPerSample)
     }
 }
 
