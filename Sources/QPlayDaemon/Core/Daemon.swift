@@ -79,7 +79,8 @@ public enum Daemon {
                 maxHold: configuration.maxHold, restartAfter: configuration.restartAfter),
             restoring: saved?.state)
         let player = PlayerService(
-            engine: engine, audio: audio, musicDirectory: configuration.musicDirectory, store: store,
+            engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
+            replayGain: configuration.replayGain, store: store,
             events: events, log: log)
         let library = LibraryService(
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,

@@ -19,6 +19,7 @@ actor PlayerService {
     private var engine: PlayerEngine
     private let audio: AudioPlayer
     private let musicDirectory: FilePath
+    private let replayGain: ReplayGainSettings
     private let store: StateStore?
     private let events: EventPublisher
     private let log: Logger
@@ -39,12 +40,13 @@ actor PlayerService {
     private var commanded: CommandedPosition?
 
     init(
-        engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath,
+        engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath, replayGain: ReplayGainSettings = .init(),
         store: StateStore?, events: EventPublisher, log: Logger
     ) {
         self.engine = engine
         self.audio = audio
         self.musicDirectory = musicDirectory
+        self.replayGain = replayGain
         self.store = store
         self.events = events
         self.log = log
@@ -262,8 +264,17 @@ actor PlayerService {
         }
     }
 
+    /// The request as the audio thread plays it, with its ReplayGain decided now: for
+    /// `auto` from its neighbours in the play order at the moment it is handed over
+    /// (played or prefetched), which holds for the rest of that play.
     private func item(_ request: PlaybackRequest) -> PlaybackItem {
-        PlaybackItem(token: request.token, path: musicDirectory.pushing(request.entry.track.path))
+        let track = request.entry.track
+        let withinAlbum = replayGain.mode == .auto && engine.playsWithinAlbum(request.entry)
+        let gain = replayGain.factor(for: track.replayGain, withinAlbum: withinAlbum)
+        if replayGain.mode != .off {
+            log.debug("ReplayGain \(replayGain.mode.rawValue)\(withinAlbum ? " (album)" : ""): \(track.path) × \(gain)")
+        }
+        return PlaybackItem(token: request.token, path: musicDirectory.pushing(track.path), gain: gain)
     }
 
     /// Tap/hold: the engine says when it next needs the time (threshold, maximum hold).
