@@ -38,25 +38,41 @@ public struct ReplayGainSettings: Sendable, Hashable {
         self.preamp = preamp
     }
 
-    /// The linear amplitude factor for `track`; `withinAlbum` decides `auto` (see
-    /// `Self.sharesAlbum`). 1: the samples stay as they are.
+    /// What applies to one track: which tag's gain, and the linear amplitude factor.
+    public struct Choice: Sendable, Hashable {
+        public enum Source: String, Sendable {
+            case track, album
+        }
+        public var source: Source
+        public var factor: Double
+        public var decibels: Double { 20 * log10(factor) }
+    }
+
+    /// The linear amplitude factor for a track with `gains`; `withinAlbum` decides
+    /// `auto` (see `Self.sharesAlbum`). 1: the samples stay as they are.
     public func factor(for gains: ReplayGain, withinAlbum: Bool) -> Double {
+        choice(for: gains, withinAlbum: withinAlbum)?.factor ?? 1
+    }
+
+    /// The gain for a track with `gains`; nil when none applies (mode off, no usable tag).
+    public func choice(for gains: ReplayGain, withinAlbum: Bool) -> Choice? {
         let useAlbum: Bool
         switch mode {
-        case .off: return 1
+        case .off: return nil
         case .track: useAlbum = false
         case .album: useAlbum = true
         case .auto: useAlbum = withinAlbum
         }
         let track = Self.usable(gain: gains.trackGain)
         let album = Self.usable(gain: gains.albumGain)
-        guard let gain = useAlbum ? (album ?? track) : (track ?? album) else { return 1 }
+        let source: Choice.Source = useAlbum ? (album != nil ? .album : .track) : (track != nil ? .track : .album)
+        guard let gain = source == .album ? album : track else { return nil }
         let trackPeak = Self.usable(peak: gains.trackPeak)
         let albumPeak = Self.usable(peak: gains.albumPeak)
-        let peak = useAlbum && album != nil ? (albumPeak ?? trackPeak) : (trackPeak ?? albumPeak)
+        let peak = source == .album ? (albumPeak ?? trackPeak) : (trackPeak ?? albumPeak)
         var factor = Self.amplitude(decibels: gain + preamp)
         if let peak { factor = min(factor, 1 / peak) }
-        return factor
+        return Choice(source: source, factor: factor)
     }
 
     /// 10^(dB / 20).

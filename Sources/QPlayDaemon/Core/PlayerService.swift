@@ -38,6 +38,9 @@ actor PlayerService {
     /// the status answering `next` or `seek`, and the position the next command is
     /// computed from (a second `seek +10` right after the first), use this instead.
     private var commanded: CommandedPosition?
+    /// The ReplayGain decided for the requests the audio thread holds (now-playing and
+    /// its successor), for `status`.
+    private var replayGainChoices: [UInt64: ReplayGainSettings.Choice] = [:]
 
     init(
         engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath, replayGain: ReplayGainSettings = .init(),
@@ -123,6 +126,9 @@ actor PlayerService {
         let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
         var status = QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
         status.storageError = storageError
+        let choice = engine.currentRequestToken.flatMap { replayGainChoices[$0] }
+        status.replayGain = ReplayGainStatus(
+            mode: replayGain.mode.rawValue, gain: choice?.decibels, source: choice?.source.rawValue)
         return status
     }
 
@@ -270,11 +276,15 @@ actor PlayerService {
     private func item(_ request: PlaybackRequest) -> PlaybackItem {
         let track = request.entry.track
         let withinAlbum = replayGain.mode == .auto && engine.playsWithinAlbum(request.entry)
-        let gain = replayGain.factor(for: track.replayGain, withinAlbum: withinAlbum)
-        if replayGain.mode != .off {
-            log.debug("ReplayGain \(replayGain.mode.rawValue)\(withinAlbum ? " (album)" : ""): \(track.path) × \(gain)")
+        let choice = replayGain.choice(for: track.replayGain, withinAlbum: withinAlbum)
+        // Only the requests the audio thread can still play are kept.
+        let current = engine.currentRequestToken
+        replayGainChoices = replayGainChoices.filter { $0.key == current }
+        replayGainChoices[request.token] = choice
+        if let choice {
+            log.debug("ReplayGain \(choice.source.rawValue) gain \(choice.decibels) dB for \(track.path)")
         }
-        return PlaybackItem(token: request.token, path: musicDirectory.pushing(track.path), gain: gain)
+        return PlaybackItem(token: request.token, path: musicDirectory.pushing(track.path), gain: choice?.factor ?? 1)
     }
 
     /// Tap/hold: the engine says when it next needs the time (threshold, maximum hold).

@@ -32,25 +32,38 @@ import Testing
         ]
     }
 
+    /// `status.replaygain` while the first track is current.
+    struct ExpectedStatus: Sendable {
+        var mode: String
+        var gain: Double?
+        var source: String?
+    }
+
     static func amplitude(_ decibels: Double) -> Double { pow(10, decibels / 20) }
 
-    /// The config, and the expected level of each fixture played in order relative to
-    /// the file as it is.
-    static let cases: [(config: String, levels: [Double])] = [
+    /// The config, the expected level of each fixture played in order relative to the
+    /// file as it is, and the first track's `status.replaygain`.
+    static let cases: [(config: String, levels: [Double], status: ExpectedStatus)] = [
         // −6.02 dB halves; +10 dB with peak 0.9 is limited to 1/0.9.
-        ("replaygain = \"track\"", [0.5, amplitude(-2.5), 0.5, 1 / 0.9]),
+        (
+            "replaygain = \"track\"", [0.5, amplitude(-2.5), 0.5, 1 / 0.9],
+            .init(mode: "track", gain: -6.02, source: "track")
+        ),
         // One album gain for both tracks of the album; the loud track has none: its own.
-        ("replaygain = \"album\"", [0.25, 0.25, 0.25, 1 / 0.9]),
+        ("replaygain = \"album\"", [0.25, 0.25, 0.25, 1 / 0.9], .init(mode: "album", gain: -12.04, source: "album")),
         // Album gain inside the album, track gain for the lone track after it.
-        ("replaygain = \"auto\"", [0.25, 0.25, 0.5, 1 / 0.9]),
+        ("replaygain = \"auto\"", [0.25, 0.25, 0.5, 1 / 0.9], .init(mode: "auto", gain: -12.04, source: "album")),
         // The preamp adds to every gain, and the peak still limits.
-        ("replaygain = \"track\"\nreplaygain_preamp = -6.02", [0.25, amplitude(-8.52), 0.25, 1 / 0.9]),
-        ("replaygain = \"off\"", [1, 1, 1, 1]),
+        (
+            "replaygain = \"track\"\nreplaygain_preamp = -6.02", [0.25, amplitude(-8.52), 0.25, 1 / 0.9],
+            .init(mode: "track", gain: -12.04, source: "track")
+        ),
+        ("replaygain = \"off\"", [1, 1, 1, 1], .init(mode: "off", gain: nil, source: nil)),
     ]
 
     @Test(arguments: cases.indices)
     func eachTrackPlaysAtTheLevelItsModeAsks(_ index: Int) throws {
-        let (config, levels) = Self.cases[index]
+        let (config, levels, expectedStatus) = Self.cases[index]
         let music = TemporaryDirectory("qplay-replaygain")
         defer { music.remove() }
         let files = try ToneFixtures.generate(Self.fixtures, in: music)
@@ -61,6 +74,10 @@ import Testing
         let client = try daemon.client()
         let added = try client.ok("add", ["paths": Self.fixtures.map(\.file)])
         #expect(added["added"] as? Int == Self.fixtures.count)
+        let replayGain = try #require(try client.ok("status")["replaygain"] as? [String: Any])
+        #expect(replayGain["mode"] as? String == expectedStatus.mode, "\(replayGain)")
+        #expect(number(replayGain["gain"]) == expectedStatus.gain, "\(replayGain)")
+        #expect(replayGain["source"] as? String == expectedStatus.source, "\(replayGain)")
         try waitUntil("the queue played to its end", limit: 60) {
             try client.ok("status")["state"] as? String == "stopped"
         }
@@ -76,6 +93,31 @@ import Testing
                 abs(level / expected - 1) < 0.02,
                 "\(config): \(Self.fixtures[run.tone].file) at \(level), expected \(expected)")
         }
+    }
+
+    /// The queue's tracks keep their ReplayGain values in the saved state: after a
+    /// restart the restored entry has its gain again.
+    @Test func theGainOfARestoredEntrySurvivesARestart() throws {
+        let music = TemporaryDirectory("qplay-replaygain")
+        defer { music.remove() }
+        _ = try ToneFixtures.generate(Array(Self.fixtures.prefix(1)), in: music)
+        let daemon = DaemonProcess(music: music.path.string)
+        let config = try daemon.writeConfig("replaygain = \"track\"\nscan_on_start = false\n")
+        try daemon.start(["--config", config])
+        try daemon.waitForLibrary()
+        try daemon.client().ok("add", ["paths": [Self.fixtures[0].file]])
+        #expect(daemon.stop() == 0)
+        // The index goes: only the saved queue knows the track's tags now.
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: daemon.dataDirectory + "/library.sqlite" + suffix)
+        }
+        try daemon.start(["--config", config])
+        defer { daemon.stop() }
+        let status = try daemon.client().ok("status")
+        #expect(status["state"] as? String == "paused")
+        let replayGain = try #require(status["replaygain"] as? [String: Any])
+        #expect(number(replayGain["gain"]) == -6.02, "\(replayGain)")
+        #expect(replayGain["source"] as? String == "track")
     }
 
     @Test func aBadReplayGainSettingStopsTheDaemonWithItsReason() throws {
