@@ -111,6 +111,9 @@ public enum Daemon {
         }
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
+        if configuration.replayGain.mode != .off {
+            log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
+        }
         if configuration.scanOnStart || libraryReplaced {
             _ = await library.startScan(subpath: nil)
         }
