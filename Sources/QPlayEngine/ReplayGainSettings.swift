@@ -49,7 +49,7 @@ public struct ReplayGainSettings: Sendable, Hashable {
     }
 
     /// The linear amplitude factor for a track with `gains`; `withinAlbum` decides
-    /// `auto` (see `Self.sharesAlbum`). 1: the samples stay as they are.
+    /// `auto` (see `PlayerEngine.playsWithinAlbum`). 1: the samples stay as they are.
     public func factor(for gains: ReplayGain, withinAlbum: Bool) -> Double {
         choice(for: gains, withinAlbum: withinAlbum)?.factor ?? 1
     }

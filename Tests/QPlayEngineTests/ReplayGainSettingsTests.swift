@@ -37,6 +37,17 @@ import Testing
         #expect(abs(decibels(ReplayGainSettings(mode: .album).factor(for: onlyTrack, withinAlbum: true)) - -2) < 1e-9)
     }
 
+    @Test func theChoiceNamesTheTagItCameFrom() {
+        let onlyAlbum = ReplayGain(albumGain: -4, albumPeak: 0.9)
+        #expect(ReplayGainSettings(mode: .track).choice(for: onlyAlbum, withinAlbum: false)?.source == .album)
+        #expect(ReplayGainSettings(mode: .album).choice(for: tagged, withinAlbum: false)?.source == .album)
+        #expect(ReplayGainSettings(mode: .auto).choice(for: tagged, withinAlbum: false)?.source == .track)
+        let choice = ReplayGainSettings(mode: .track, preamp: -1).choice(for: tagged, withinAlbum: false)
+        #expect(abs((choice?.decibels ?? 0) - -7.02) < 1e-9)
+        #expect(ReplayGainSettings(mode: .off).choice(for: tagged, withinAlbum: true) == nil)
+        #expect(ReplayGainSettings(mode: .album).choice(for: ReplayGain(), withinAlbum: true) == nil)
+    }
+
     @Test func thePreampAddsToTheGainButNotToUntaggedFiles() {
         let settings = ReplayGainSettings(mode: .track, preamp: 3)
         #expect(abs(decibels(settings.factor(for: ReplayGain(trackGain: -9), withinAlbum: false)) - -6) < 1e-9)
