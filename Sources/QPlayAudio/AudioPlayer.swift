@@ -4,14 +4,18 @@ import Synchronization
 import SystemPackage
 
 /// One thing to play: `token` names this request in events (unique per request, so the
-/// same file queued twice is told apart); `path` is absolute.
+/// same file queued twice is told apart); `path` is absolute; `gain` is the item's own
+/// linear amplitude factor (its ReplayGain), applied together with the volume: 1 leaves
+/// the samples as they are.
 public struct PlaybackItem: Sendable, Hashable {
     public var token: UInt64
     public var path: FilePath
+    public var gain: Double
 
-    public init(token: UInt64, path: FilePath) {
+    public init(token: UInt64, path: FilePath, gain: Double = 1) {
         self.token = token
         self.path = path
+        self.gain = gain
     }
 }
 

@@ -15,11 +15,14 @@ final class DecodingSource {
     init(item: PlaybackItem, decoder: any AudioDecoder) {
         self.item = item
         self.decoder = decoder
+        gain = SoftwareVolume.fixedPoint(item.gain)
         nextFrame = decoder.framePosition
         writtenFrame = nextFrame
     }
 
     var token: UInt64 { item.token }
+    /// The item's gain in Q15, for its chunks.
+    let gain: Int64
     var format: AudioFormat { decoder.format }
 
     var duration: Double? {

@@ -5,6 +5,8 @@ struct AudioChunk {
     /// The item frame of the first sample.
     let startFrame: Int
     let samples: [Int32]
+    /// The item's gain (Q15, see `SoftwareVolume`), applied with the volume.
+    let gain: Int64
 
     var frames: Int { samples.count / format.channels }
 }

@@ -341,20 +341,23 @@ final class PlaybackLoop {
         var chunks = [first]
         var frames = first.frames
         for entry in buffer.entries.dropFirst() {
-            guard case .audio(let chunk) = entry, chunk.format == first.format, frames + chunk.frames <= batchFrames,
+            // A write is of one item gain: a unity item next to a scaled one stays
+            // bit-exact (narrowing dithers whole writes).
+            guard case .audio(let chunk) = entry, chunk.format == first.format, chunk.gain == first.gain,
+                frames + chunk.frames <= batchFrames,
                 output.waitTime(forFrames: frames + chunk.frames) == .zero
             else { break }
             chunks.append(chunk)
             frames += chunk.frames
         }
         let sampleCount = frames * first.format.channels
-        let scaled = !volume.isUnity
+        let scaled = !volume.isUnity || first.gain != SoftwareVolume.unity
         if chunks.count == 1 && !scaled {
             first.samples.withUnsafeBufferPointer {
                 encoder.encode($0, sourceBits: first.format.bits, scaled: false, as: openEncoding, into: &encoded)
             }
         } else {
-            gather(chunks, samples: sampleCount)
+            gather(chunks, samples: sampleCount, scaled: scaled)
             scratch.withUnsafeBufferPointer {
                 encoder.encode(
                     UnsafeBufferPointer(rebasing: $0[..<sampleCount]), sourceBits: first.format.bits, scaled: scaled,
@@ -395,8 +398,9 @@ final class PlaybackLoop {
         for token in started { channel.emit(.started(token: token)) }
     }
 
-    /// Copies `chunks` into `scratch`, one after the other, with the volume applied.
-    private func gather(_ chunks: [AudioChunk], samples: Int) {
+    /// Copies `chunks` (of one item gain) into `scratch`, one after the other, with the
+    /// volume and the item gain applied when `scaled`.
+    private func gather(_ chunks: [AudioChunk], samples: Int, scaled: Bool) {
         if scratch.count < samples { scratch = [Int32](repeating: 0, count: samples) }
         var offset = 0
         scratch.withUnsafeMutableBufferPointer { target in
@@ -408,8 +412,11 @@ final class PlaybackLoop {
                 offset += chunk.samples.count
             }
         }
-        if !volume.isUnity {
-            volume.apply(inPlace: &scratch, count: samples, channels: chunks[0].format.channels)
+        guard scaled else { return }
+        scratch.withUnsafeMutableBufferPointer { target in
+            volume.apply(
+                to: UnsafeMutableBufferPointer(rebasing: target[..<samples]), channels: chunks[0].format.channels,
+                itemGain: chunks[0].gain)
         }
     }
 
@@ -482,7 +489,10 @@ final class PlaybackLoop {
             source.decodedAudio = true
             let decoded = count / source.format.channels
             buffer.append(
-                .audio(AudioChunk(token: source.token, format: source.format, startFrame: source.nextFrame, samples: samples)))
+                .audio(
+                    AudioChunk(
+                        token: source.token, format: source.format, startFrame: source.nextFrame, samples: samples,
+                        gain: source.gain)))
             source.nextFrame += decoded
             if let target = scan?.advance(by: decoded, nextFrame: source.nextFrame) {
                 do {

@@ -1,10 +1,13 @@
-/// Software gain on the PCM handed to the output.
+/// Software gain on the PCM handed to the output: the volume and each item's own gain
+/// (ReplayGain), applied together in one multiplication per sample.
 ///
-/// Curve: gain = (percent / 100)³, the cubic mapping PulseAudio and alsamixer use for
-/// their volume sliders: equal steps sound roughly equal (50 % ≈ −18 dB, 25 % ≈ −36 dB),
-/// 0 is silence and 100 is bit-exact (the samples are not touched at all). The gain is
-/// Q15 fixed point and each change is ramped linearly across one write (20–60 ms),
-/// which avoids the click of a gain step.
+/// Volume curve: gain = (percent / 100)³, the cubic mapping PulseAudio and alsamixer
+/// use for their volume sliders: equal steps sound roughly equal (50 % ≈ −18 dB, 25 % ≈
+/// −36 dB), 0 is silence and 100 is bit-exact (the samples are not touched at all). The
+/// gains are Q15 fixed point. A volume change is ramped linearly across one write
+/// (20–60 ms), which avoids the click of a gain step; an item's gain steps at the
+/// item's first sample, where the music changes anyway (a write never spans two item
+/// gains: see `PlaybackLoop.write`).
 struct SoftwareVolume {
     static let unity: Int64 = 1 << 15
     private(set) var percent = 100
@@ -18,34 +21,47 @@ struct SoftwareVolume {
 
     static func gain(percent: Int) -> Int64 {
         let fraction = Double(percent) / 100
-        return Int64((fraction * fraction * fraction * Double(unity)).rounded())
+        return fixedPoint(fraction * fraction * fraction)
     }
 
-    /// Whether samples pass through untouched.
+    /// A linear amplitude factor in Q15; 1 is exactly `unity`. A factor that is no
+    /// amplitude (negative, not a number) leaves the samples alone rather than mute them.
+    static func fixedPoint(_ factor: Double) -> Int64 {
+        guard factor.isFinite, factor >= 0 else { return unity }
+        // Beyond any gain a tag can ask for (+66 dB), and far below where a sample times
+        // the gain would overflow 64 bits.
+        return Int64((min(factor, 4096) * Double(unity)).rounded())
+    }
+
+    /// Whether the volume leaves samples untouched (items may still carry a gain).
     var isUnity: Bool { gain == Self.unity && target == Self.unity }
 
-    /// Scales the first `count` samples of `samples` in place; ramps from the previous
-    /// gain to the new one across them.
-    mutating func apply(inPlace samples: inout [Int32], count: Int, channels: Int) {
-        let frames = count / channels
+    /// Scales `samples` (whole frames, all of one item gain) in place by that gain
+    /// times the volume; the volume ramps from the previous gain to the new one across
+    /// them.
+    mutating func apply(to samples: UnsafeMutableBufferPointer<Int32>, channels: Int, itemGain: Int64) {
+        let frames = samples.count / channels
         let start = gain
         let end = target
-        samples.withUnsafeMutableBufferPointer { buffer in
-            if start == end {
-                for index in 0..<count {
-                    buffer[index] = Self.scaled(buffer[index], end)
-                }
-                return
-            }
-            for frame in 0..<frames {
-                let frameGain = start + (end - start) * Int64(frame) / Int64(max(1, frames))
-                for channel in 0..<channels {
-                    let index = frame * channels + channel
-                    buffer[index] = Self.scaled(buffer[index], frameGain)
-                }
+        gain = end
+        if start == end {
+            let combined = Self.combined(end, itemGain)
+            for index in samples.indices { samples[index] = Self.scaled(samples[index], combined) }
+            return
+        }
+        for frame in 0..<frames {
+            let volume = start + (end - start) * Int64(frame) / Int64(max(1, frames))
+            let combined = Self.combined(volume, itemGain)
+            for index in (frame * channels)..<(frame * channels + channels) {
+                samples[index] = Self.scaled(samples[index], combined)
             }
         }
-        gain = end
+    }
+
+    /// The product of two Q15 gains, rounded; unity times unity is unity exactly.
+    @inline(__always)
+    private static func combined(_ volume: Int64, _ item: Int64) -> Int64 {
+        (volume * item + (1 << 14)) >> 15
     }
 
     @inline(__always)

@@ -55,12 +55,15 @@ public struct Status: Sendable, Hashable, Codable {
     /// Why the player state cannot be saved now (the file and SQLite's reason), nil
     /// while saves work. Edits still take effect; they are saved when the disk works again.
     public var storageError: String?
+    /// Always sent by the daemon; nil only when decoding a status without it.
+    public var replayGain: ReplayGainStatus?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
-        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil
+        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
+        replayGain: ReplayGainStatus? = nil
     ) {
         self.state = state
         self.track = track
@@ -76,12 +79,14 @@ public struct Status: Sendable, Hashable, Codable {
         self.seeking = seeking
         self.output = output
         self.storageError = storageError
+        self.replayGain = replayGain
     }
 
     enum CodingKeys: String, CodingKey {
         case state, track, entry, index, position, duration, queueLength = "queue_length"
         case queueModified = "queue_modified", volume, `repeat`, shuffle, seeking, output
         case storageError = "storage_error"
+        case replayGain = "replaygain"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,5 +105,6 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(seeking, forKey: .seeking)
         try container.encode(output, forKey: .output)
         try container.encode(storageError, forKey: .storageError)
+        try container.encode(replayGain, forKey: .replayGain)
     }
 }

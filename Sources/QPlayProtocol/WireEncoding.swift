@@ -33,6 +33,16 @@ extension OutputStatus: WireEncodable {
     }
 }
 
+extension ReplayGainStatus: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("gain"); output.number(roundedGain); output.comma()
+        output.key("mode"); output.string(mode); output.comma()
+        output.key("source"); output.string(source)
+        output.raw("}")
+    }
+}
+
 extension Status: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
@@ -44,6 +54,7 @@ extension Status: WireEncodable {
         output.key("queue_length"); output.integer(queueLength); output.comma()
         output.key("queue_modified"); output.bool(queueModified); output.comma()
         output.key("repeat"); output.string(self.repeat.rawValue); output.comma()
+        output.key("replaygain"); output.value(replayGain); output.comma()
         output.key("seeking"); output.string(seeking.rawValue); output.comma()
         output.key("shuffle"); output.bool(shuffle); output.comma()
         output.key("state"); output.string(state.rawValue); output.comma()

@@ -128,4 +128,15 @@ struct ClientSupportTests {
         #expect(lines.contains { $0.contains("queue modified") })
         #expect(lines.contains { $0.contains("0:12 / 3:03") && $0.contains("entry 3 of 4") })
     }
+
+    @Test func statusBlockShowsTheReplayGainApplied() {
+        #expect(Listing.status(sampleStatus).contains("  volume 80%   repeat all   shuffle on   replaygain auto (album -6.02 dB)"))
+        var status = sampleStatus
+        status.replayGain = ReplayGainStatus(mode: "track", gain: 1.5, source: "track")
+        #expect(Listing.status(status).contains { $0.hasSuffix("replaygain track (track +1.5 dB)") })
+        status.replayGain = ReplayGainStatus(mode: "track")
+        #expect(Listing.status(status).contains { $0.hasSuffix("shuffle on   replaygain track") })
+        status.replayGain = ReplayGainStatus(mode: "off")
+        #expect(Listing.status(status).contains { $0.hasSuffix("shuffle on") })
+    }
 }

@@ -22,7 +22,8 @@ let sampleTrack = Track(
 let sampleStatus = Status(
     state: .playing, track: sampleTrack, entry: 5, index: 2, position: 12.3456, duration: 183.456789,
     queueLength: 4, queueModified: true, volume: 80, repeat: .all, shuffle: true, seeking: .forward,
-    output: OutputStatus(name: "alsa:default", error: nil))
+    output: OutputStatus(name: "alsa:default", error: nil),
+    replayGain: ReplayGainStatus(mode: "auto", gain: -6.0214, source: "album"))
 
 @Suite("Wire types")
 struct WireTypeTests {
@@ -60,18 +61,22 @@ struct WireTypeTests {
         let fields = try object(sampleStatus)
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
-            "volume", "repeat", "shuffle", "seeking", "output", "storage_error",
+            "volume", "repeat", "shuffle", "seeking", "output", "storage_error", "replaygain",
         ])
         #expect(fields["storage_error"] == .null)
         #expect(fields["position"] == .number(12.346))
         #expect(fields["seeking"] == .string("forward"))
         #expect(fields["output"] == .object(["name": .string("alsa:default"), "error": .null]))
+        #expect(fields["replaygain"] == .object(["mode": .string("auto"), "gain": .number(-6.02), "source": .string("album")]))
         let stopped = try object(Status(state: .stopped, output: OutputStatus(name: "null")))
         #expect(stopped["track"] == .null)
         #expect(stopped["entry"] == .null)
         #expect(stopped["index"] == .null)
         #expect(stopped["position"] == .null)
         #expect(stopped["duration"] == .null)
+        #expect(stopped["replaygain"] == .null)
+        let untouched = try object(Status(state: .stopped, output: OutputStatus(name: "null"), replayGain: .init(mode: "off")))
+        #expect(untouched["replaygain"] == .object(["mode": .string("off"), "gain": .null, "source": .null]))
     }
 
     @Test func statusRoundTrips() throws {
@@ -80,6 +85,12 @@ struct WireTypeTests {
         #expect(decoded.track?.artist == "Beyoncé")
         #expect(decoded.repeat == .all)
         #expect(decoded.queueModified)
+        #expect(decoded.replayGain == ReplayGainStatus(mode: "auto", gain: -6.02, source: "album"))
+        // A status from before the field existed still reads.
+        var older = WireCoding.line(sampleStatus)
+        older = Array(String(decoding: older, as: UTF8.self).replacingOccurrences(
+            of: #","replaygain":{"gain":-6.02,"mode":"auto","source":"album"}"#, with: "").utf8)
+        #expect(try WireCoding.decode(Status.self, from: older).replayGain == nil)
     }
 
     @Test func queueAndEntries() throws {

@@ -1,5 +1,6 @@
 import Logging
 import QPlayAudio
+import QPlayEngine
 import SystemPackage
 import TOMLKit
 
@@ -20,6 +21,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var scanOnStart: Bool?
     var maxConnections: Int?
     var logLevel: Logger.Level?
+    var replayGainMode: ReplayGainMode?
+    var replayGainPreamp: Double?
 
     init(path: FilePath) {
         self.path = path
@@ -76,6 +79,8 @@ struct ConfigurationFile: Sendable, Equatable {
             case .scanOnStart: file.scanOnStart = try reader.boolean()
             case .maxConnections: file.maxConnections = try reader.integer(in: 1...100_000)
             case .logLevel: file.logLevel = try reader.logLevel()
+            case .replayGain: file.replayGainMode = try reader.replayGainMode()
+            case .replayGainPreamp: file.replayGainPreamp = try reader.number(in: ReplayGainSettings.preampRange)
             }
         }
         return file
@@ -154,6 +159,15 @@ private struct ValueReader {
     func boolean() throws(ConfigurationError) -> Bool {
         guard let flag = value.bool else { throw wrongType("true or false") }
         return flag
+    }
+
+    func replayGainMode() throws(ConfigurationError) -> ReplayGainMode {
+        let text = try string()
+        guard let mode = ReplayGainMode(rawValue: text.lowercased()) else {
+            let known = ReplayGainMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw failure("unknown ReplayGain mode '\(text)' (use one of \(known))")
+        }
+        return mode
     }
 
     func logLevel() throws(ConfigurationError) -> Logger.Level {

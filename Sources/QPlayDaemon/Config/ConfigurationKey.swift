@@ -14,6 +14,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case scanOnStart = "scan_on_start"
     case maxConnections = "max_connections"
     case logLevel = "log_level"
+    case replayGain = "replaygain"
+    case replayGainPreamp = "replaygain_preamp"
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -44,6 +46,10 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "integer, 1...100000; default 512. Clients connected at once; one more is refused with an `unavailable` line. Lowered to fit the open-file limit."
         case .logLevel:
             "string; default \"info\". trace, debug, info, notice, warning, error or critical."
+        case .replayGain:
+            "string; default \"off\". off, track, album or auto (album gain while neighbouring entries in the play order are from the same album, else track gain). Applied with the volume; the stored peak prevents clipping."
+        case .replayGainPreamp:
+            "number dB, -15...15; default 0. Added to every ReplayGain gain (not to files without ReplayGain tags)."
         }
     }
 }

@@ -1,4 +1,5 @@
 import QPlayAudio
+import QPlayEngine
 import SystemPackage
 
 extension DaemonConfiguration {
@@ -88,6 +89,9 @@ extension DaemonConfiguration {
             configuration.scanOnStart = file.scanOnStart ?? Defaults.scanOnStart
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
+            configuration.replayGain = ReplayGainSettings(
+                mode: file.replayGainMode ?? Defaults.replayGain.mode,
+                preamp: file.replayGainPreamp ?? Defaults.replayGain.preamp)
             if configuration.maxHold <= configuration.tapThreshold {
                 throw ConfigurationError(
                     origin: file.path.string, key: ConfigurationKey.maxHoldMilliseconds.rawValue,

@@ -1,5 +1,6 @@
 import Logging
 import QPlayAudio
+import QPlayEngine
 import SystemPackage
 
 /// Everything `qplayd` needs to know before it starts, resolved from (highest first)
@@ -33,6 +34,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxConnections: Int
     /// The least severe log messages written to stderr.
     public var logLevel: Logger.Level
+    /// Which ReplayGain value scales each track, and the preamp.
+    public var replayGain: ReplayGainSettings
     /// The config file that was read, or nil when there was none.
     public var configFile: FilePath?
     /// True when the socket is at its default XDG place, whose folder belongs to qplay
@@ -45,7 +48,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         tapThreshold: Duration = Defaults.tapThreshold, scanRate: Double = Defaults.scanRate,
         maxHold: Duration = Defaults.maxHold, restartAfter: Double = Defaults.restartAfter,
         scanOnStart: Bool = Defaults.scanOnStart, maxConnections: Int = Defaults.maxConnections,
-        logLevel: Logger.Level = Defaults.logLevel,
+        logLevel: Logger.Level = Defaults.logLevel, replayGain: ReplayGainSettings = Defaults.replayGain,
         configFile: FilePath? = nil, socketDirectoryIsDedicated: Bool = false
     ) {
         self.musicDirectory = musicDirectory
@@ -60,6 +63,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.scanOnStart = scanOnStart
         self.maxConnections = maxConnections
         self.logLevel = logLevel
+        self.replayGain = replayGain
         self.configFile = configFile
         self.socketDirectoryIsDedicated = socketDirectoryIsDedicated
     }
@@ -75,6 +79,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let scanOnStart = true
         public static let maxConnections = 512
         public static let logLevel = Logger.Level.info
+        public static let replayGain = ReplayGainSettings(mode: .off, preamp: 0)
     }
 
     // MARK: Paths derived from the configuration

@@ -79,7 +79,8 @@ public enum Daemon {
                 maxHold: configuration.maxHold, restartAfter: configuration.restartAfter),
             restoring: saved?.state)
         let player = PlayerService(
-            engine: engine, audio: audio, musicDirectory: configuration.musicDirectory, store: store,
+            engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
+            replayGain: configuration.replayGain, store: store,
             events: events, log: log)
         let library = LibraryService(
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
@@ -110,6 +111,9 @@ public enum Daemon {
         }
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
+        if configuration.replayGain.mode != .off {
+            log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
+        }
         if configuration.scanOnStart || libraryReplaced {
             _ = await library.startScan(subpath: nil)
         }

@@ -19,6 +19,7 @@ actor PlayerService {
     private var engine: PlayerEngine
     private let audio: AudioPlayer
     private let musicDirectory: FilePath
+    private let replayGain: ReplayGainSettings
     private let store: StateStore?
     private let events: EventPublisher
     private let log: Logger
@@ -37,14 +38,18 @@ actor PlayerService {
     /// the status answering `next` or `seek`, and the position the next command is
     /// computed from (a second `seek +10` right after the first), use this instead.
     private var commanded: CommandedPosition?
+    /// The ReplayGain decided for the requests the audio thread holds (now-playing and
+    /// its successor), for `status`.
+    private var replayGainChoices: [UInt64: ReplayGainSettings.Choice] = [:]
 
     init(
-        engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath,
+        engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath, replayGain: ReplayGainSettings = .init(),
         store: StateStore?, events: EventPublisher, log: Logger
     ) {
         self.engine = engine
         self.audio = audio
         self.musicDirectory = musicDirectory
+        self.replayGain = replayGain
         self.store = store
         self.events = events
         self.log = log
@@ -121,6 +126,9 @@ actor PlayerService {
         let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
         var status = QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
         status.storageError = storageError
+        let choice = engine.currentRequestToken.flatMap { replayGainChoices[$0] }
+        status.replayGain = ReplayGainStatus(
+            mode: replayGain.mode.rawValue, gain: choice?.decibels, source: choice?.source.rawValue)
         return status
     }
 
@@ -262,8 +270,21 @@ actor PlayerService {
         }
     }
 
+    /// The request as the audio thread plays it, with its ReplayGain decided now: for
+    /// `auto` from its neighbours in the play order at the moment it is handed over
+    /// (played or prefetched), which holds for the rest of that play.
     private func item(_ request: PlaybackRequest) -> PlaybackItem {
-        PlaybackItem(token: request.token, path: musicDirectory.pushing(request.entry.track.path))
+        let track = request.entry.track
+        let withinAlbum = replayGain.mode == .auto && engine.playsWithinAlbum(request.entry)
+        let choice = replayGain.choice(for: track.replayGain, withinAlbum: withinAlbum)
+        // Only the requests the audio thread can still play are kept.
+        let current = engine.currentRequestToken
+        replayGainChoices = replayGainChoices.filter { $0.key == current }
+        replayGainChoices[request.token] = choice
+        if let choice {
+            log.debug("ReplayGain \(choice.source.rawValue) gain \(choice.decibels) dB for \(track.path)")
+        }
+        return PlaybackItem(token: request.token, path: musicDirectory.pushing(track.path), gain: choice?.factor ?? 1)
     }
 
     /// Tap/hold: the engine says when it next needs the time (threshold, maximum hold).

@@ -53,8 +53,14 @@ public enum Listing {
         } else {
             lines.append("stopped, \(status.queueLength) \(status.queueLength == 1 ? "entry" : "entries") in the queue")
         }
-        lines.append(
-            "  volume \(status.volume)%   repeat \(status.repeat.rawValue)   shuffle \(status.shuffle ? "on" : "off")")
+        var options = "  volume \(status.volume)%   repeat \(status.repeat.rawValue)   shuffle \(status.shuffle ? "on" : "off")"
+        if let replayGain = status.replayGain, replayGain.mode != "off" {
+            options += "   replaygain \(replayGain.mode)"
+            if let gain = replayGain.roundedGain, let source = replayGain.source, status.state != .stopped {
+                options += " (\(source) \(gain > 0 ? "+" : "")\(gain) dB)"
+            }
+        }
+        lines.append(options)
         if status.queueModified { lines.append("  " + modifiedNote) }
         var output = "  output \(status.output.name)"
         if let error = status.output.error { output += ": \(error)" }

@@ -1,5 +1,6 @@
 import Logging
 import QPlayAudio
+import QPlayEngine
 import QPlayTestSupport
 import SystemPackage
 import Testing
@@ -114,6 +115,8 @@ private struct Sandbox {
             scan_on_start = false
             max_connections = 64
             log_level = "debug"
+            replaygain = "auto"
+            replaygain_preamp = -3.5
             """, to: sandbox.defaultConfigFile)
         let folder = file.removingLastComponent()
         let configuration = try DaemonConfiguration.load(environment: sandbox.environment())
@@ -131,6 +134,18 @@ private struct Sandbox {
         #expect(!configuration.scanOnStart)
         #expect(configuration.maxConnections == 64)
         #expect(configuration.logLevel == .debug)
+        #expect(configuration.replayGain == ReplayGainSettings(mode: .auto, preamp: -3.5))
+    }
+
+    @Test func replayGainIsOffUnlessConfigured() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).replayGain == ReplayGainSettings())
+        try sandbox.write("replaygain = \"Album\"\nreplaygain_preamp = 6", to: sandbox.defaultConfigFile)
+        let configuration = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(configuration.replayGain == ReplayGainSettings(mode: .album, preamp: 6))
+        try sandbox.write("replaygain_preamp = -15", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).replayGain.preamp == -15)
     }
 
     @Test func anIntegerIsAcceptedWhereANumberIsExpected() throws {
@@ -207,6 +222,11 @@ private struct Sandbox {
         ("scan_rate = 1000.0", "scan_rate", "out of range"),
         ("output = \"speakers\"", "output", "unknown output"),
         ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
+        ("replaygain = \"loud\"", "replaygain", "unknown ReplayGain mode 'loud' (use one of off, track, album, auto)"),
+        ("replaygain = true", "replaygain", "expected a string"),
+        ("replaygain_preamp = 15.5", "replaygain_preamp", "15.5 is out of range -15.0...15.0"),
+        ("replaygain_preamp = -20", "replaygain_preamp", "-20.0 is out of range -15.0...15.0"),
+        ("replaygain_preamp = \"+3 dB\"", "replaygain_preamp", "expected a number, found string \"+3 dB\""),
         ("music_directory = \"~bob/music\"", "music_directory", "not '~user'"),
         ("socket = \"\"", "socket", "the path is empty"),
         ("tap_threshold_ms = 2000\nmax_hold_ms = 1500", "max_hold_ms", "longer than tap_threshold_ms"),
