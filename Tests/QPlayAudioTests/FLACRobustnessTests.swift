@@ -36,6 +36,25 @@ import Testing
         #expect(stub.openError != nil || stub.frames == 0, "\(stub)")
     }
 
+    @Test func aFailedSeekIsReportedAndTheNextSeekWorks() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let (pcm, bytes) = try Self.sweep(in: dir)
+        let half = dir.appending("half.flac")
+        try dir.write(Array(bytes.prefix(bytes.count / 2)), to: half)
+        let decoder = try FLACDecoder(path: half)
+        #expect(decoder.frameCount == pcm.frames, "STREAMINFO says more than the file holds")
+        // Into the part cut off: libFLAC cannot land there.
+        let error = #expect(throws: DecoderError.self) { try decoder.seek(toFrame: pcm.frames - 1000) }
+        let reason = error?.reason ?? ""
+        #expect(reason.hasPrefix("decoder error at ") && reason.contains("cannot seek to frame \(pcm.frames - 1000)"), "\(reason)")
+        // Flushed after the failure: a seek to where the file has audio plays from there.
+        try decoder.seek(toFrame: 10_000)
+        #expect(decoder.framePosition == 10_000)
+        let rest = try decodeAllWide(decoder)
+        #expect(rest.count > 0 && rest[...] == pcm.leftJustified[(10_000 * 2)..<(10_000 * 2 + rest.count)])
+    }
+
     @Test func flippedBytesMidFilePlayOnWithTheTimelineWhole() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
