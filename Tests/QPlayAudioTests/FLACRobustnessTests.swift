@@ -85,6 +85,18 @@ import Testing
         #expect(result.openError == "no FLAC stream info in the file", "\(result)")
     }
 
+    @Test func markerBeforeGigabytesOfZerosIsRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let zeros = dir.appending("zeros.flac")
+        try dir.write(Array("fLaC".utf8), to: zeros)
+        // Sparse: 2 GB of zeros without 2 GB of disk. Metadata is read without the junk
+        // budget; libFLAC finds no STREAMINFO in the first block of zeros and stops.
+        #expect(truncate(zeros.string, off_t(2 << 30)) == 0)
+        let result = try attempt(zeros) { path throws(DecoderError) in try DecoderRegistry.standard.open(path) }
+        #expect(result.openError == "no FLAC stream info in the file", "\(result)")
+    }
+
     @Test func shortJunkBetweenFramesIsSkipped() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
