@@ -47,6 +47,9 @@ let package = Package(
             name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(
+            name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
         .target(
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CALSA",
+                "CMPG123", "CFLAC", "CALSA",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
@@ -163,6 +166,9 @@ let package = Package(
             "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("mpg123", "MPG123", [
+            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        fuzzTarget("flac", "FLAC", [
             "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
         ]),
 

@@ -245,9 +245,7 @@ public final class MPG123Decoder: AudioDecoder {
             case .readError(let code): BudgetedReader.describe(code)
             case nil: Self.message(code, handle)
             }
-        let seconds = framePosition / format.sampleRate
-        let clock = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60)"
-        return DecoderError(path: path, reason: "decoder error at \(clock): \(what)")
+        return DecoderError(path: path, decodingAt: framePosition, sampleRate: format.sampleRate, what)
     }
 
     private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {

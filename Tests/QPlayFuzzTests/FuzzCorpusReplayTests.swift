@@ -8,7 +8,7 @@ import Testing
 /// scripts/fuzz.
 @Suite struct FuzzCorpusReplayTests {
     static let targets = [
-        "request-decoder", "line-framer", "command-parsing", "status-format", "config", "taglib", "mpg123",
+        "request-decoder", "line-framer", "command-parsing", "status-format", "config", "taglib", "mpg123", "flac",
     ]
     static let fuzzFolder = SampleCatalog.repositoryRoot.appending("Fuzz").string
 

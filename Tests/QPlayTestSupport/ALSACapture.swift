@@ -18,10 +18,17 @@ public struct ALSACapture: Sendable {
     /// open of the device after the first (a player closes an idle output and reopens it,
     /// or reopens after an error) starts a new file, and what the device was given is
     /// those files in order; `samples` reads them all.
-    public init(in directory: TemporaryDirectory, perFormat: Bool = false) throws {
+    ///
+    /// `bySampleFormat`: each ALSA sample format the device is opened in goes to its own
+    /// files (`captured-S32_LE.raw`, see `words(sampleFormat:)`), for sources deeper than
+    /// 16 bits: the `file` plugin writes whatever the device was opened with.
+    public init(in directory: TemporaryDirectory, perFormat: Bool = false, bySampleFormat: Bool = false) throws {
         configFile = directory.appending("asound.conf")
         output = directory.appending("captured.raw")
-        let file = perFormat ? directory.appending("captured-%r-%c.raw") : output
+        let file =
+            perFormat
+            ? directory.appending("captured-%r-%c.raw")
+            : bySampleFormat ? directory.appending("captured-%f.raw") : output
         // Only this file is loaded (snd_pcm_open_lconf), so the slave is spelled out
         // instead of naming the system's "null" PCM.
         let text = """
@@ -50,6 +57,19 @@ public struct ALSACapture: Sendable {
         return try Self.samples(from: directory.appending("captured-\(rate)-\(channels).raw"))
     }
 
+    /// With `bySampleFormat`: what was played in the ALSA sample format `name` (`S16_LE`,
+    /// `S32_LE`, …), as 32-bit little-endian words; nil when nothing was.
+    public func words(sampleFormat name: String) throws -> [Int32]? {
+        var directory = output
+        directory.removeLastComponent()
+        let first = directory.appending("captured-\(name).raw")
+        guard FileManager.default.fileExists(atPath: first.string) else { return nil }
+        let bytes = try Self.bytes(from: first)
+        return (0..<(bytes.count / 4)).map { index in
+            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[4 * index + $1]) << (8 * $1) })
+        }
+    }
+
     /// How many times the device was opened (one file per open).
     public var opens: Int { Self.files(from: output).count }
 
@@ -65,9 +85,14 @@ public struct ALSACapture: Sendable {
         return files.isEmpty ? [first] : files
     }
 
-    private static func samples(from first: FilePath) throws -> [Int16] {
+    private static func bytes(from first: FilePath) throws -> [UInt8] {
         var bytes: [UInt8] = []
         for file in files(from: first) { bytes += try TemporaryDirectory.read(file) }
+        return bytes
+    }
+
+    private static func samples(from first: FilePath) throws -> [Int16] {
+        let bytes = try bytes(from: first)
         // Whole samples only: an odd trailing byte (a cut-off write) is left out, so a
         // short capture shows as a short result and the test's expectations say so.
         return (0..<(bytes.count / 2)).map {
