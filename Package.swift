@@ -49,6 +49,9 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]),
         .target(
             name: "CTagLib", path: "Sources/CTagLib",
             cxxSettings: fuzzInstrumentedC,
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CALSA",
+                "CMPG123", "CALSA", "CSoxr",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
