@@ -10,7 +10,8 @@ import Glibc
 ///
 /// A `pipe:` never blocks the audio thread. Opening does not wait for a reader: a FIFO
 /// not there yet (snapserver creates it) or without a reader is an open failure, which
-/// the audio thread retries with its output backoff while commands go on. The descriptor
+/// the audio thread retries with its output backoff while commands go on (the write end
+/// stays open between the attempts, so a reader that comes stays). The descriptor
 /// is non-blocking; `waitTime(forFrames:)` answers from the room left in the FIFO (its
 /// capacity less the bytes queued), and what a full FIFO did not take is kept and
 /// written first next time. A reader that goes away (snapserver restarting) fails the
@@ -31,6 +32,8 @@ public final class RawPCMOutput: AudioOutput {
     /// Bytes a full FIFO did not take yet: `unwritten[unwrittenStart...]`.
     private var unwritten: [UInt8] = []
     private var unwrittenStart = 0
+    /// A `pipe:` write end opened while no reader was there, kept for the next attempt.
+    private var pendingWriter: FileDescriptor?
 
     public init(kind: Kind, path: FilePath, format: AudioFormat = .cd) {
         self.kind = kind
@@ -73,15 +76,23 @@ public final class RawPCMOutput: AudioOutput {
 
     private func openPipe() throws(AudioOutputError) {
         let opened: FileDescriptor
-        do {
-            opened = try FileDescriptor.open(path, .writeOnly, options: [.nonBlocking, .closeOnExec])
-        } catch Errno.noSuchFileOrDirectory {
-            throw AudioOutputError(output: name, reason: "no FIFO there yet (its reader, such as snapserver, creates it)")
-        } catch Errno.noSuchAddressOrDevice {
-            throw AudioOutputError(output: name, reason: "no reader has the FIFO open (is snapserver running?)")
-        } catch {
-            throw AudioOutputError(output: name, reason: "cannot open: \(error)")
+        if let pending = pendingWriter, Self.hasReader(pending) {
+            opened = pending
+        } else {
+            // Looked up afresh: the FIFO may have been made again since.
+            try? pendingWriter?.close()
+            pendingWriter = nil
+            let writer = try openWriter()
+            guard Self.hasReader(writer) else {
+                // Kept open: a reader that opens the FIFO now sees a writer, so it stays
+                // (snapserver's pipe source reopens every 100 ms and leaves on end of
+                // file). The next attempt finds it there.
+                pendingWriter = writer
+                throw AudioOutputError(output: name, reason: "no reader has the FIFO open (is snapserver running?)")
+            }
+            opened = writer
         }
+        pendingWriter = nil
         let capacity = fcntl(opened.rawValue, Self.getPipeSize)
         pipeCapacity = capacity > 0 ? Int(capacity) : nil
         descriptor = opened
@@ -91,6 +102,29 @@ public final class RawPCMOutput: AudioOutput {
         // Room for what one write hands over beyond a full FIFO, so keeping it does not
         // allocate on the audio thread.
         unwritten.reserveCapacity(max(pipeCapacity ?? 0, 64 * 1024))
+    }
+
+    /// The FIFO's write end, opened without waiting: a read end of our own, held for the
+    /// moment, makes the non-blocking open succeed whether or not a reader is there
+    /// (alone it fails with ENXIO, and snapserver holds the FIFO open only while a
+    /// writer does).
+    private func openWriter() throws(AudioOutputError) -> FileDescriptor {
+        do {
+            let keeper = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
+            defer { try? keeper.close() }
+            return try FileDescriptor.open(path, .writeOnly, options: [.nonBlocking, .closeOnExec])
+        } catch Errno.noSuchFileOrDirectory {
+            throw AudioOutputError(output: name, reason: "no FIFO there yet (its reader, such as snapserver, creates it)")
+        } catch {
+            throw AudioOutputError(output: name, reason: "cannot open: \(error)")
+        }
+    }
+
+    /// Whether something reads what `writer` writes: a FIFO's write end without readers
+    /// polls as an error (a regular file always has "a reader").
+    private static func hasReader(_ writer: FileDescriptor) -> Bool {
+        var state = pollfd(fd: writer.rawValue, events: Int16(POLLOUT), revents: 0)
+        return !(poll(&state, 1, 0) > 0 && state.revents & Int16(POLLERR) != 0)
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(AudioOutputError) {
@@ -163,8 +197,7 @@ public final class RawPCMOutput: AudioOutput {
         if let pacer { return pacer.waitTime(forFrames: frames) }
         guard let descriptor, let pipeCapacity else { return .zero }
         // A FIFO whose reader left is full for good: write now, so EPIPE says so.
-        var state = pollfd(fd: descriptor.rawValue, events: Int16(POLLOUT), revents: 0)
-        if poll(&state, 1, 0) > 0 && state.revents & Int16(POLLERR) != 0 { return .zero }
+        if !Self.hasReader(descriptor) { return .zero }
         // More than the FIFO holds fits once it is empty.
         let needed = min(frames * bytesPerFrame + unwrittenCount, pipeCapacity)
         let missing = needed - (pipeCapacity - queuedBytes())
@@ -208,6 +241,7 @@ public final class RawPCMOutput: AudioOutput {
 
     deinit {
         close()
+        try? pendingWriter?.close()
     }
 
     /// fcntl's F_GETPIPE_SZ and ioctl's FIONREAD (Linux), which Glibc's module leaves out.

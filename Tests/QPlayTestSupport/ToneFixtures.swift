@@ -11,6 +11,15 @@ public struct ToneFixture: Sendable, Hashable, CustomStringConvertible {
     public var sampleRate: Int
     public var channels: Int
 
+    public init(file: String, title: String, toneHz: Double, seconds: Double, sampleRate: Int, channels: Int) {
+        self.file = file
+        self.title = title
+        self.toneHz = toneHz
+        self.seconds = seconds
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
     public var description: String { file }
 }
 
