@@ -9,17 +9,23 @@ final class FIFOReader: Sendable {
         var bytes: [UInt8] = []
         var reading = true
         var closing = false
+        /// Reading stops for good at this many bytes.
+        var limit = Int.max
     }
 
     private let descriptor: Int32
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    /// Opens `path` for reading (not waiting for a writer) and starts reading.
-    init(_ path: FilePath, reading: Bool = true) throws {
+    /// Opens `path` for reading (not waiting for a writer) and starts reading; at most
+    /// `limit` bytes are read, then the reader holds still with the FIFO open.
+    init(_ path: FilePath, reading: Bool = true, limit: Int = .max) throws {
         descriptor = Glibc.open(path.string, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Errno(rawValue: errno) }
-        state.withLock { $0.reading = reading }
+        state.withLock {
+            $0.reading = reading
+            $0.limit = limit
+        }
         let thread = Thread { [self] in run() }
         thread.name = "fifo-reader"
         thread.start()
@@ -45,15 +51,15 @@ final class FIFOReader: Sendable {
     private func run() {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let (reading, closing) = state.withLock { ($0.reading, $0.closing) }
+            let (reading, closing, left) = state.withLock { ($0.reading, $0.closing, $0.limit - $0.bytes.count) }
             if closing { break }
-            guard reading else {
+            guard reading, left > 0 else {
                 usleep(5000)
                 continue
             }
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&ready, 1, 20)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, left)) }
             if count > 0 {
                 state.withLock { $0.bytes += chunk[..<count] }
             } else {
