@@ -233,6 +233,8 @@ public final class RawPCMOutput: AudioOutput {
     public func close() {
         try? descriptor?.close()
         descriptor = nil
+        try? pendingWriter?.close()
+        pendingWriter = nil
         pacer = nil
         pipeCapacity = nil
         unwritten.removeAll(keepingCapacity: true)
@@ -241,7 +243,6 @@ public final class RawPCMOutput: AudioOutput {
 
     deinit {
         close()
-        try? pendingWriter?.close()
     }
 
     /// fcntl's F_GETPIPE_SZ and ioctl's FIONREAD (Linux), which Glibc's module leaves out.
