@@ -23,6 +23,11 @@ struct ChannelMapper {
 
     var isIdentity: Bool { matrix.isEmpty }
 
+    /// Whether every output sample is a copy of one input sample or silence (mono to
+    /// both sides): the samples keep their bits. A mix has fractions of the source's
+    /// steps.
+    var copiesSamples: Bool { matrix.allSatisfy { $0 == 0 || $0 == 1 } }
+
     /// Maps `frames` frames of `source` into `target` (which holds at least
     /// `frames × targetChannels` samples).
     func map(_ source: UnsafePointer<Int32>, frames: Int, into target: UnsafeMutablePointer<Int32>) {

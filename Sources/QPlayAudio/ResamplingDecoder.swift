@@ -14,8 +14,10 @@ import SystemPackage
 /// length. A seek moves the source to the matching frame and clears libsoxr, so it lands
 /// where asked to within a frame of the source.
 ///
-/// The samples leave with 20 significant bits (soxr's precision): the output narrowing
-/// them to 16 bits dithers instead of truncating what the filter produced.
+/// Resampled samples leave with 20 significant bits (soxr's precision), mixed-down ones
+/// with 24: the output narrowing them to 16 bits dithers instead of truncating what the
+/// filter or the mix produced. Mono copied to both sides keeps the source's bits (and
+/// stays bit-exact).
 public final class ResamplingDecoder: AudioDecoder {
     public let format: AudioFormat
     /// The decoder of the file, in its own format.
@@ -43,6 +45,9 @@ public final class ResamplingDecoder: AudioDecoder {
 
     /// Significant bits of converted samples: libsoxr's `SOXR_HQ` precision.
     static let convertedBits = 20
+    /// Of mixed channels at the source's rate: more than any source's, so the output
+    /// dithers the fractions a mix-down leaves below the source's step.
+    static let mixedBits = 24
 
     public init(_ source: any AudioDecoder, to target: AudioFormat, path: FilePath) throws(DecoderError) {
         self.source = source
@@ -52,7 +57,7 @@ public final class ResamplingDecoder: AudioDecoder {
         let resampling = target.sampleRate != source.format.sampleRate
         format = AudioFormat(
             sampleRate: target.sampleRate, channels: target.channels,
-            bits: resampling ? Self.convertedBits : source.format.bits)
+            bits: resampling ? Self.convertedBits : mapper.copiesSamples ? source.format.bits : Self.mixedBits)
         sourceSamples = [Int32](repeating: 0, count: Self.sourceFramesPerRead * source.format.channels)
         mapped = [Int32](repeating: 0, count: Self.sourceFramesPerRead * target.channels)
         if resampling {

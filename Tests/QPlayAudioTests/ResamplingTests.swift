@@ -125,6 +125,7 @@ import Testing
             mono.withUnsafeMutableBufferPointer { toMono.map(input.baseAddress!, frames: 1, into: $0.baseAddress!) }
         }
         #expect(mono == [2000])
+        #expect(ChannelMapper(from: 1, to: 2).copiesSamples && !toMono.copiesSamples && !sixToStereo.copiesSamples)
     }
 
     static func samples(_ bytes: [UInt8]) -> [Int16] {
