@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]),
         .target(
             name: "CTagLib", path: "Sources/CTagLib",
             cxxSettings: fuzzInstrumentedC,
@@ -61,7 +64,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CFLAC", "CALSA",
+                "CMPG123", "CFLAC", "CALSA", "CSoxr",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),

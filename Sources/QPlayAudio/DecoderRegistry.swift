@@ -31,8 +31,8 @@ public struct DecoderRegistry: Sendable {
         recognized(try BudgetedReader(opening: path))?.name
     }
 
-    /// Opens `path` with the decoder its content calls for; with `format`, the decoder
-    /// converts to that rate and channel count.
+    /// Opens `path` with the decoder its content calls for; with `format`, a file of
+    /// another rate or channel count comes wrapped in a `ResamplingDecoder` to it.
     public func open(_ path: FilePath, converting format: AudioFormat? = nil) throws(DecoderError) -> any AudioDecoder {
         let reader = try BudgetedReader(opening: path)
         if let known = recognized(reader) {
@@ -55,10 +55,6 @@ public struct DecoderRegistry: Sendable {
         _ decoder: any AudioDecoder, path: FilePath, to format: AudioFormat?
     ) throws(DecoderError) -> any AudioDecoder {
         guard let format, !decoder.format.joins(format) else { return decoder }
-        guard decoder is MPG123Decoder else {
-            throw DecoderError(path: path, reason: "cannot convert \(decoder.format) to \(format)")
-        }
-        // libmpg123 converts while decoding: the file is opened again in that mode.
-        return try MPG123Decoder(path: path, converting: format)
+        return try ResamplingDecoder(decoder, to: format, path: path)
     }
 }

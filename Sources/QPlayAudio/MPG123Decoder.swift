@@ -33,13 +33,15 @@ public final class MPG123Decoder: AudioDecoder {
     /// libmpg123 decodes to 16 bits here; `read` widens from it.
     private var shorts: [Int16] = []
 
-    /// `converting`: a rate and channel count to produce instead of the file's own
-    /// (libmpg123 resamples and up/down-mixes), for outputs of a fixed format.
-    public convenience init(path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
-        try self.init(reader: try BudgetedReader(opening: path), path: path, converting: target)
+    /// Decodes at the file's own rate and channel count; `DecoderRegistry` wraps the
+    /// decoder in a `ResamplingDecoder` for outputs of a fixed format, as every format's:
+    /// libmpg123's own resampler did not return from seeks in some damaged files, and its
+    /// output is not the exact length (132,298 frames for 144,000 at 48 kHz → 44.1 kHz).
+    public convenience init(path: FilePath) throws(DecoderError) {
+        try self.init(reader: try BudgetedReader(opening: path), path: path)
     }
 
-    init(reader: BudgetedReader, path: FilePath, converting target: AudioFormat? = nil) throws(DecoderError) {
+    init(reader: BudgetedReader, path: FilePath) throws(DecoderError) {
         guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else {
@@ -48,26 +50,14 @@ public final class MPG123Decoder: AudioDecoder {
         // Every failure below deletes the handle before any stored property is set, so
         // deinit (which also deletes it) cannot run for a half-made decoder.
         do throws(DecoderError) {
-            var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
-            if let target {
-                flags |= target.channels == 1 ? MPG123_FORCE_MONO.rawValue : MPG123_FORCE_STEREO.rawValue
-                // libmpg123's own N-to-M resampler: no filter bank, but no extra library.
-                try Self.check(
-                    mpg123_param2(handle, Int32(MPG123_FORCE_RATE.rawValue), target.sampleRate, 0), handle, path)
-            }
+            let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
             try Self.check(mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0), handle, path)
             // Skip junk in the middle of a file instead of stopping there.
             try Self.check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0), handle, path)
             try Self.check(mpg123_format_none(handle), handle, path)
             let encoding = Int32(MPG123_ENC_SIGNED_16.rawValue)
-            if let target {
-                let layout = target.channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue
-                try Self.check(
-                    mpg123_format2(handle, target.sampleRate, Int32(layout), encoding), handle, path)
-            } else {
-                let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
-                try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
-            }
+            let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
+            try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
             try Self.check(
                 mpg123_replace_reader_handle(
                     handle,

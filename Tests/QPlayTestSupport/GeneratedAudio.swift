@@ -19,7 +19,38 @@ public enum GeneratedAudio {
         return mp3
     }
 
+    /// Sine tones at `hz` mixed at equal levels (together half of full scale) in a
+    /// 320 kbps MP3 with lame's low-pass filter off, so content up to the Nyquist
+    /// frequency of `rate` stays in the file (lame cuts above ~20 kHz by default).
+    public static func tones(
+        in directory: TemporaryDirectory, name: String = "tones.mp3", hz: [Int], seconds: Int = 3,
+        rate: Int = 48000, channels: Int = 2
+    ) throws -> FilePath {
+        let waves = try hz.map { tone in
+            let wav = directory.appending("\(name)-\(tone).wav")
+            try run(
+                "sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.string,
+                "synth", "\(seconds)", "sine", "\(tone)", "vol", "\(0.5 / Double(hz.count))")
+            return wav
+        }
+        let mixed = directory.appending("\(name).wav")
+        let mp3 = directory.appending(name)
+        if waves.count == 1 {
+            try FileManager.default.moveItem(atPath: waves[0].string, toPath: mixed.string)
+        } else {
+            // -v 1 for each input: sox -m would otherwise scale each by 1/n again.
+            try run(["sox", "-m"] + waves.flatMap { ["-v", "1", $0.string] } + [mixed.string])
+        }
+        try run("lame", "--quiet", "-b", "320", "--lowpass", "-1", mixed.string, mp3.string)
+        for wav in waves + [mixed] { try? FileManager.default.removeItem(atPath: wav.string) }
+        return mp3
+    }
+
     private static func run(_ arguments: String...) throws {
+        try run(arguments)
+    }
+
+    private static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

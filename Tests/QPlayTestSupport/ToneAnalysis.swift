@@ -1,3 +1,5 @@
+import Foundation
+
 /// Measures the tone in captured PCM, to tell which Sample played.
 public enum ToneAnalysis {
     /// The frequency of a steady tone in one channel of interleaved S16 samples, from
@@ -27,5 +29,40 @@ public enum ToneAnalysis {
         guard let firstCrossing, crossings > 0 else { return 0 }
         // Whole periods between the first and last crossing: no partial-period error.
         return Double(crossings) * Double(sampleRate) / Double(lastCrossing - firstCrossing)
+    }
+
+    /// The amplitude (0…1 of full scale) of the component at `hz` in one channel of
+    /// interleaved S16 samples: a Goertzel filter over the middle 80 % (edges left out
+    /// as above), Hann-windowed so that a strong tone elsewhere does not leak into the
+    /// bin and pass for energy at `hz`.
+    public static func amplitude(
+        atHz hz: Double, of samples: some RandomAccessCollection<Int16>, channels: Int, channel: Int = 0,
+        sampleRate: Int
+    ) -> Double {
+        let frames = samples.count / channels
+        let first = frames / 10
+        let count = frames - 2 * first
+        guard count > 2 else { return 0 }
+        let coefficient = 2 * cos(2 * Double.pi * hz / Double(sampleRate))
+        var previous = 0.0
+        var beforePrevious = 0.0
+        var windowSum = 0.0
+        let base = samples.startIndex
+        for index in 0..<count {
+            let window = 0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(count - 1))
+            windowSum += window
+            let value = Double(samples[samples.index(base, offsetBy: (first + index) * channels + channel)]) / 32768
+            let current = value * window + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+        }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        // A sine of amplitude A gives a bin magnitude of A × (window sum) / 2.
+        return 2 * power.squareRoot() / windowSum
+    }
+
+    /// `amplitude` relative to `reference`, in dB.
+    public static func decibels(_ amplitude: Double, relativeTo reference: Double) -> Double {
+        20 * log10(max(amplitude, 1e-12) / reference)
     }
 }

@@ -15,6 +15,15 @@ public struct ToneFixture: Sendable, Hashable, CustomStringConvertible {
     /// ID3v2 user text frames (`TXXX`) by description, e.g. `REPLAYGAIN_TRACK_GAIN`.
     public var userText: [String: String] = [:]
 
+    public init(file: String, title: String, toneHz: Double, seconds: Double, sampleRate: Int, channels: Int) {
+        self.file = file
+        self.title = title
+        self.toneHz = toneHz
+        self.seconds = seconds
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
     public var description: String { file }
 
     public init(

@@ -3,8 +3,9 @@ import QPlayFuzzSupport
 import SystemPackage
 
 /// The libmpg123 wrapper (`MPG123Decoder`) on damaged MP3s, used the way playback uses
-/// it: open (as is or converting), decode to the end, seek (within, past
-/// the end, back to the start) and decode a little after each. It must play
+/// it: open through `DecoderRegistry` (as is, or converted by `ResamplingDecoder` for a
+/// fixed-format output), decode to the end, seek (within, past the end, back to the
+/// start) and decode a little after each. It must play
 /// or throw a `DecoderError`, never crash, and hand out whole frames within the buffer.
 ///
 /// Input: a byte choosing the conversion, two bytes choosing where to seek, the file.
@@ -22,8 +23,8 @@ enum MPG123Fuzz {
         let conversion = conversions[input.choose(conversions.count)]
         let seekFraction = Double(input.choose(65536)) / 65535
         file.write(Array(input.rest()))
-        guard let decoder = try? MPG123Decoder(path: FilePath(file.path), converting: conversion) else { return }
-        if let conversion { fuzzCheck(decoder.format == conversion, "asked for \(conversion), got \(decoder.format)") }
+        guard let decoder = try? DecoderRegistry.standard.open(FilePath(file.path), converting: conversion) else { return }
+        if let conversion { fuzzCheck(decoder.format.joins(conversion), "asked for \(conversion), got \(decoder.format)") }
         fuzzCheck(decoder.format.channels > 0 && decoder.format.sampleRate > 0, "format \(decoder.format)")
         let decoded = decode(decoder)
         try? decoder.seek(toFrame: Int(Double(decoder.frameCount ?? decoded) * seekFraction))
@@ -35,7 +36,7 @@ enum MPG123Fuzz {
     }
 
     /// Frames decoded until the end, an error or `buffers` reads.
-    static func decode(_ decoder: MPG123Decoder, buffers: Int = .max) -> Int {
+    static func decode(_ decoder: any AudioDecoder, buffers: Int = .max) -> Int {
         let channels = decoder.format.channels
         // Stereo: one sample more than whole frames hold, which the decoder must leave.
         var buffer = [Int32](repeating: 0, count: 4096 * channels + 1)
