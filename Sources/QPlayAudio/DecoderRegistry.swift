@@ -3,7 +3,9 @@ import SystemPackage
 /// The decoders qplay has, chosen by a file's content, not its name: a FLAC file named
 /// `.mp3` plays, a text file named `.flac` is reported. A file no format recognises by
 /// its first bytes goes to libmpg123, which searches for MPEG frames (an MP3 may start
-/// with junk) within the reader's budget.
+/// with junk) within the reader's budget — unless its name says it is of another
+/// format: libmpg123 finds false frame syncs in other data (it played an Opus file as
+/// noise), so a `.flac`, `.ogg` or `.opus` file that is not one is reported instead.
 public struct DecoderRegistry: Sendable {
     /// How many bytes after a leading ID3v2 tag a format sees to recognise its files.
     static let headLength = 64
@@ -37,6 +39,12 @@ public struct DecoderRegistry: Sendable {
         let reader = try BudgetedReader(opening: path)
         if let known = recognized(reader) {
             return try converted(try known.open(reader, path: path), path: path, to: format)
+        }
+        let named = path.extension?.lowercased() ?? ""
+        if let claimed = formats.first(where: { $0.name != fallback.name && $0.fileExtensions.contains(named) }) {
+            throw DecoderError(
+                path: path,
+                reason: "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .\(named), but no \(claimed.name) audio")
         }
         do {
             return try converted(try fallback.open(reader, path: path), path: path, to: format)
