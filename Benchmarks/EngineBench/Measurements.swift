@@ -108,8 +108,10 @@ struct Measurements {
         return result
     }
 
-    /// Underruns of a modelled 200 ms device while a busy loop holds the other core.
-    func underruns(_ player: PlayerUnderTest, file: String) throws -> (count: Int, seconds: Double) {
+    /// Underruns of a modelled 200 ms device while a busy loop holds the other core, and
+    /// the player's threads that ran at a real-time priority meanwhile (they are not
+    /// delayed by the load at all, so the row depends on them).
+    func underruns(_ player: PlayerUnderTest, file: String) throws -> UnderrunFigure {
         let load = Process()
         load.executableURL = URL(fileURLWithPath: "/bin/sh")
         load.arguments = ["-c", "while :; do :; done"]
@@ -123,7 +125,36 @@ struct Measurements {
         player.reader.startDeviceModel()
         sleep(seconds: underrunSeconds)
         let model = player.reader.stopDeviceModel()
+        let realtime = realtimeThreads(of: player.pid)
         try player.stop()
-        return (model.underruns, Double(model.frames) / Double(FIFOReader.rate))
+        return UnderrunFigure(
+            count: model.underruns, seconds: Double(model.frames) / Double(FIFOReader.rate), realtimeThreads: realtime)
+    }
+}
+
+struct UnderrunFigure {
+    var count: Int
+    var seconds: Double
+    /// "name (SCHED_FIFO 40)" for each thread not under the normal time-sharing policy.
+    var realtimeThreads: [String]
+}
+
+/// The threads of `pid` scheduled with a real-time policy, from /proc (policy and
+/// rt_priority are fields 41 and 40 of a task's stat; the name may hold spaces and
+/// parentheses, so fields are counted from the last ')').
+func realtimeThreads(of pid: Int32) -> [String] {
+    let tasks = "/proc/\(pid)/task"
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    return threads.sorted().compactMap { thread in
+        guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let name = stat[stat.index(after: open)..<close]
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state).
+        guard fields.count > 38, let priority = Int(fields[37]), let policy = Int(fields[38]) else { return nil }
+        let policies = [1: "SCHED_FIFO", 2: "SCHED_RR"]
+        guard let policyName = policies[policy] else { return nil }
+        return "\(name) (\(policyName) \(priority))"
     }
 }

@@ -16,7 +16,7 @@ struct PlayerResults {
     var cpu: [String: CPUFigure] = [:]  // by format key
     var next: [String: Latencies] = [:]
     var play: Latencies?
-    var underruns: (count: Int, seconds: Double)?
+    var underruns: UnderrunFigure?
 }
 
 /// The decode floor program's figure for `path` (% of one core at real time), or why
@@ -146,6 +146,10 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
     print("underrun = a sample reaching the FIFO reader later than a 200 ms device buffer allows.")
     print(String(format: "mpg123_scan of the 320 kb/s MP3 (index before a first seek): %.2f ms; then a seek to 63 s: %.2f ms", scanMilliseconds, seekMilliseconds))
     print("qplay's own output underrun counter: \(qplayReported)")
+    for (name, figure) in [("qplay", q.underruns), ("MPD", m.underruns)] {
+        let threads = figure?.realtimeThreads ?? []
+        print("\(name) threads at a real-time priority while playing: \(threads.isEmpty ? "none" : threads.joined(separator: ", "))")
+    }
 }
 
 func mpdVersion() -> String {
