@@ -37,6 +37,18 @@ func decodeAllWide(_ decoder: any AudioDecoder, bufferFrames: Int = 1000) throws
         #expect(decoder.framePosition == pcm.frames)
     }
 
+    @Test func largeFramesOfEightChannelsAreNoJunk() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // Noise does not compress: 16,384-frame blocks of 8 × 24 bits are stored as they
+        // are, 393 KB a frame — more than the junk budget of 256 KB before any audio.
+        let pcm = try GeneratedAudio.pcm(
+            in: dir, seconds: 0.5, synth: ["whitenoise"], bits: 24, rate: 96000, channels: 8)
+        let flac = try GeneratedAudio.flac(pcm, in: dir, name: "noise.flac", blockSize: 16384)
+        let decoder = try FLACDecoder(path: flac)
+        #expect(try decodeAllWide(decoder, bufferFrames: 4096) == pcm.leftJustified)
+    }
+
     @Test func seeksSampleExact() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
