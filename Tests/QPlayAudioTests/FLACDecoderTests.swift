@@ -69,6 +69,28 @@ func decodeAllWide(_ decoder: any AudioDecoder, bufferFrames: Int = 1000) throws
         #expect(try decodeAllWide(decoder).isEmpty)
     }
 
+    @Test func unknownLengthPlaysAndSeeksWithin() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let pcm = try GeneratedAudio.pcm(in: dir, seconds: 1.5, bits: 16)
+        var bytes = try TemporaryDirectory.read(try GeneratedAudio.flac(pcm, in: dir, name: "known.flac"))
+        // STREAMINFO's total samples (36 bits from its 13th byte's low half) set to 0, as
+        // an encoder writing to a pipe leaves it.
+        bytes[8 + 13] &= 0xF0
+        for index in (8 + 14)..<(8 + 18) { bytes[index] = 0 }
+        let unknown = dir.appending("unknown.flac")
+        try dir.write(bytes, to: unknown)
+        let decoder = try FLACDecoder(path: unknown)
+        #expect(decoder.frameCount == nil)
+        #expect(try decodeAllWide(decoder) == pcm.leftJustified)
+        try decoder.seek(toFrame: 44_100)
+        #expect(try decodeAllWide(decoder)[...] == pcm.leftJustified[(44_100 * 2)...])
+        // Past the end there is no frame to land on: an error, and the decoder still seeks.
+        #expect(throws: DecoderError.self) { try decoder.seek(toFrame: pcm.frames + 44_100) }
+        try decoder.seek(toFrame: 0)
+        #expect(try decodeAllWide(decoder) == pcm.leftJustified)
+    }
+
     @Test func seekAfterReadingPartOfABlock() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
