@@ -35,6 +35,10 @@ final class BudgetedReader {
     @exclusivity(unchecked) private(set) var problem: Problem?
     /// The leading ID3v2 tag's size in bytes (0 without one).
     let leadingTagSize: Int
+    /// This reader's junk budget: `junkBudget`, or more where one unit of valid audio can
+    /// be larger (see `allowJunk(upTo:)`).
+    private(set) var junkLimit = BudgetedReader.junkBudget
+    var junkLimitText: String { "\(junkLimit / 1024) KB" }
 
     private let descriptor: Int32
     // Resyncing asks for one byte per call; serving those from memory instead of one
@@ -101,8 +105,17 @@ final class BudgetedReader {
     /// libmpg123 handed out samples: both budgets start again (the leading tag is behind).
     func audioArrived() {
         bytesSinceAudio = 0
-        byteAllowance = Self.junkBudget
+        byteAllowance = junkLimit
         deadline = .now + Self.timeBudget
+    }
+
+    /// Raises the junk budget to `bytes` for a format whose single frame can be larger
+    /// than `junkBudget` (a FLAC frame of 8 channels at 24 bits holds up to 1.5 MB): the
+    /// decoder reads a whole frame before it hands out any of it.
+    func allowJunk(upTo bytes: Int) {
+        guard bytes > junkLimit else { return }
+        byteAllowance += bytes - junkLimit
+        junkLimit = bytes
     }
 
     /// A seek starts from a new place: whatever stopped reading before is forgotten.

@@ -50,6 +50,10 @@ public final class FLACDecoder: AudioDecoder {
                 throw DecoderError(path: path, reason: "unsupported FLAC stream (\(format))")
             }
             sink.expect(format, largestBlock: Int(info.max_blocksize))
+            // Room for two of the largest frames STREAMINFO allows (stored uncompressed,
+            // as noise is) and libFLAC's read-ahead, before the lack of audio is junk.
+            let largestFrame = Int(info.max_blocksize) * format.channels * format.bits / 8
+            reader.allowJunk(upTo: 2 * largestFrame + 64 * 1024)
             self.format = format
             self.frameCount = info.total_samples > 0 ? Int(clamping: info.total_samples) : nil
         } catch {
@@ -140,7 +144,7 @@ public final class FLACDecoder: AudioDecoder {
         let last = sink.lastError.map { " (\(Self.describe($0)))" } ?? ""
         let what =
             switch sink.reader.problem {
-            case .junk: "no audio in \(BudgetedReader.junkBudgetText)\(last)"
+            case .junk: "no audio in \(sink.reader.junkLimitText)\(last)"
             case .time where seeking: "seeking took over \(BudgetedReader.timeBudgetText)"
             case .time: "no audio within \(BudgetedReader.timeBudgetText)\(last)"
             case .readError(let code): BudgetedReader.describe(code)

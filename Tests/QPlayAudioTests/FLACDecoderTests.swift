@@ -37,6 +37,18 @@ func decodeAllWide(_ decoder: any AudioDecoder, bufferFrames: Int = 1000) throws
         #expect(decoder.framePosition == pcm.frames)
     }
 
+    @Test func largeFramesOfEightChannelsAreNoJunk() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // Noise does not compress: 16,384-frame blocks of 8 × 24 bits are stored as they
+        // are, 393 KB a frame — more than the junk budget of 256 KB before any audio.
+        let pcm = try GeneratedAudio.pcm(
+            in: dir, seconds: 0.5, synth: ["whitenoise"], bits: 24, rate: 96000, channels: 8)
+        let flac = try GeneratedAudio.flac(pcm, in: dir, name: "noise.flac", blockSize: 16384)
+        let decoder = try FLACDecoder(path: flac)
+        #expect(try decodeAllWide(decoder, bufferFrames: 4096) == pcm.leftJustified)
+    }
+
     @Test func seeksSampleExact() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -55,6 +67,28 @@ func decodeAllWide(_ decoder: any AudioDecoder, bufferFrames: Int = 1000) throws
         // Past the end clamps to the end.
         try decoder.seek(toFrame: pcm.frames + 10_000)
         #expect(try decodeAllWide(decoder).isEmpty)
+    }
+
+    @Test func unknownLengthPlaysAndSeeksWithin() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let pcm = try GeneratedAudio.pcm(in: dir, seconds: 1.5, bits: 16)
+        var bytes = try TemporaryDirectory.read(try GeneratedAudio.flac(pcm, in: dir, name: "known.flac"))
+        // STREAMINFO's total samples (36 bits from its 13th byte's low half) set to 0, as
+        // an encoder writing to a pipe leaves it.
+        bytes[8 + 13] &= 0xF0
+        for index in (8 + 14)..<(8 + 18) { bytes[index] = 0 }
+        let unknown = dir.appending("unknown.flac")
+        try dir.write(bytes, to: unknown)
+        let decoder = try FLACDecoder(path: unknown)
+        #expect(decoder.frameCount == nil)
+        #expect(try decodeAllWide(decoder) == pcm.leftJustified)
+        try decoder.seek(toFrame: 44_100)
+        #expect(try decodeAllWide(decoder)[...] == pcm.leftJustified[(44_100 * 2)...])
+        // Past the end there is no frame to land on: an error, and the decoder still seeks.
+        #expect(throws: DecoderError.self) { try decoder.seek(toFrame: pcm.frames + 44_100) }
+        try decoder.seek(toFrame: 0)
+        #expect(try decodeAllWide(decoder) == pcm.leftJustified)
     }
 
     @Test func seekAfterReadingPartOfABlock() throws {
