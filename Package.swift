@@ -47,6 +47,12 @@ let package = Package(
             name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(
+            name: "CVorbisFile", path: "Sources/CVorbisFile", pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(
+            name: "COpusFile", path: "Sources/COpusFile", pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]),
+        .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
         .target(
@@ -58,7 +64,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CALSA",
+                "CMPG123", "CVorbisFile", "COpusFile", "CALSA",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
@@ -163,6 +169,9 @@ let package = Package(
             "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("mpg123", "MPG123", [
+            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        fuzzTarget("ogg", "Ogg", [
             "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
         ]),
 

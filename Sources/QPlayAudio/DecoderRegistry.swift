@@ -12,7 +12,12 @@ public struct DecoderRegistry: Sendable {
     /// Tried when no format recognises the file.
     let fallback: any FormatDecoder
 
-    public static let standard = DecoderRegistry(formats: [MPG123Format()], fallback: MPG123Format())
+    public static let standard = DecoderRegistry(
+        formats: [
+            MPG123Format(),
+            VorbisFormat(),
+            OpusFormat(),
+        ], fallback: MPG123Format())
 
     init(formats: [any FormatDecoder], fallback: any FormatDecoder) {
         self.formats = formats

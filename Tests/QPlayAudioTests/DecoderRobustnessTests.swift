@@ -145,14 +145,18 @@ struct DecodeAttempt: Sendable {
     var readError: String?
 }
 
-/// Opens and decodes `path` to the end on a thread of its own; fails the test (instead
-/// of hanging it) when that takes longer than `limit`.
-func attempt(_ path: FilePath, limit: Duration = .seconds(60)) throws -> DecodeAttempt {
+/// Opens (with `open`, by default the MP3 decoder) and decodes `path` to the end on a
+/// thread of its own; fails the test (instead of hanging it) when that takes longer
+/// than `limit`.
+func attempt(
+    _ path: FilePath, limit: Duration = .seconds(60),
+    open: @escaping @Sendable (FilePath) throws(DecoderError) -> any AudioDecoder = { try MPG123Decoder(path: $0) }
+) throws -> DecodeAttempt {
     let result = try bounded(limit: limit) { () -> DecodeAttempt in
         var outcome = DecodeAttempt()
-        let decoder: MPG123Decoder
+        let decoder: any AudioDecoder
         do throws(DecoderError) {
-            decoder = try MPG123Decoder(path: path)
+            decoder = try open(path)
         } catch {
             outcome.openError = error.reason
             return outcome

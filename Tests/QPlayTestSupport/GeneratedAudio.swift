@@ -19,7 +19,11 @@ public enum GeneratedAudio {
         return mp3
     }
 
-    private static func run(_ arguments: String...) throws {
+    static func run(_ arguments: String...) throws {
+        try run(arguments)
+    }
+
+    static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
