@@ -21,6 +21,9 @@ import Glibc
 public final class OpusDecoder: AudioDecoder {
     public let format: AudioFormat
     public let frameCount: Int?
+    /// The channel count of the first link with another than the ones before: the file
+    /// ends there (see `frameCount`).
+    private let nextChannels: Int?
     private let file: OpaquePointer
     private let path: FilePath
     /// Referenced by `file` (unretained) and outlives it: deinit frees `file` first.
@@ -29,7 +32,7 @@ public final class OpusDecoder: AudioDecoder {
     private var link: Int32 = 0
     /// A failure met after some samples of the same read: those go out first.
     private var pendingFailure: DecoderError?
-    private var shorts: [Int16] = []
+    private var staging = ShortSampleStaging()
 
     /// Opus always decodes at 48 kHz, whatever rate the encoder was given.
     static let sampleRate = 48000
@@ -58,7 +61,7 @@ public final class OpusDecoder: AudioDecoder {
             throw DecoderError(path: path, reason: "\(channels) channels (qplay plays up to \(Self.maximumChannels))")
         }
         self.format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
-        self.frameCount = Self.playableFrames(file, channels: channels)
+        (self.frameCount, self.nextChannels) = Self.playableFrames(file, channels: channels)
         self.file = file
         self.path = path
         self.reader = reader
@@ -68,20 +71,23 @@ public final class OpusDecoder: AudioDecoder {
         op_free(file)
     }
 
-    public var framePosition: Int {
-        max(0, Int(op_pcm_tell(file)))
-    }
+    /// Counted here (the seek target plus the frames handed out since), not asked of
+    /// the library: on a damaged file its granule positions need not agree with what
+    /// it decoded.
+    public private(set) var framePosition = 0
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
-        let wholeFrames = buffer.count - buffer.count % format.channels
-        guard wholeFrames > 0 else { return 0 }
-        if shorts.count < wholeFrames { shorts = [Int16](repeating: 0, count: wholeFrames) }
-        let filled = try shorts.withUnsafeMutableBufferPointer { shorts throws(DecoderError) in
-            try readShorts(into: UnsafeMutableBufferPointer(rebasing: shorts[..<wholeFrames]))
+        // Never past the length: on a damaged file the library can decode more than its
+        // last granule position says (libopusfile 11,856 frames of a file of 7,680,
+        // found by fuzzing), and the length is what the position and duration shown
+        // are measured against.
+        let remaining = frameCount.map { max(0, $0 - framePosition) } ?? Int.max
+        if remaining == 0, let nextChannels { throw formatChange(to: nextChannels) }
+        let wholeFrames = min(buffer.count / format.channels, remaining)
+        let filled = try staging.decode(into: buffer, count: wholeFrames * format.channels) {
+            shorts throws(DecoderError) in try readShorts(into: shorts)
         }
-        shorts.withUnsafeBufferPointer { shorts in
-            for index in 0..<filled { buffer[index] = Int32(leftJustifying: shorts[index]) }
-        }
+        framePosition += filled / format.channels
         return filled
     }
 
@@ -103,9 +109,7 @@ public final class OpusDecoder: AudioDecoder {
             if result > 0 {
                 if section != link, Int(op_channel_count(file, section)) != channels {
                     // The samples of the other layout are dropped; the file ends here.
-                    pendingFailure = DecoderError(
-                        path: path, atFrame: framePosition, sampleRate: format.sampleRate,
-                        "format changes within the file (to \(op_channel_count(file, section)) ch)")
+                    pendingFailure = formatChange(to: Int(op_channel_count(file, section)))
                     break
                 }
                 link = section
@@ -145,37 +149,48 @@ public final class OpusDecoder: AudioDecoder {
         // Bisecting for the page and decoding unheard produce no audio for us: only
         // the time budget.
         reader.begin(positioning: true)
-        guard target > 0 || frameCount != 0 else { return }
+        guard target > 0 || frameCount != 0 else {
+            framePosition = 0
+            return
+        }
         let result = op_pcm_seek(file, Int64(start))
         if result != 0 { throw failure(result, seeking: true) }
         let channels = format.channels
         var left = (target - start) * channels
-        if shorts.count < Self.settling * channels { shorts = [Int16](repeating: 0, count: Self.settling * channels) }
         while left > 0 {
-            let frames = shorts.withUnsafeMutableBufferPointer { shorts in
-                op_read(file, shorts.baseAddress!, Int32(truncatingIfNeeded: min(left, shorts.count)), nil)
+            let frames = staging.discard(count: min(left, Self.settling * channels)) { shorts in
+                op_read(file, shorts.baseAddress!, Int32(truncatingIfNeeded: shorts.count), nil)
             }
             if frames == OP_HOLE { continue }
             if frames < 0 { throw failure(frames, seeking: true) }
             if frames == 0 { break }
             left -= Int(frames) * channels
         }
+        framePosition = target
     }
 
     /// How much before a seek's target decoding starts (on top of libopusfile's own
     /// 80 ms), for the decoder's state to settle: 250 ms.
     static let settling = 12_000
 
-    /// The frames of the links that play: those up to the first of another channel count.
-    private static func playableFrames(_ file: OpaquePointer, channels: Int) -> Int? {
+    /// The frames of the links that play — those up to the first of another channel
+    /// count — and that link's channel count.
+    private static func playableFrames(_ file: OpaquePointer, channels: Int) -> (frames: Int?, next: Int?) {
         var total = 0
         for link in 0..<op_link_count(file) {
-            guard Int(op_channel_count(file, link)) == channels else { break }
+            let linkChannels = Int(op_channel_count(file, link))
+            guard linkChannels == channels else { return (total, linkChannels) }
             let frames = op_pcm_total(file, link)
-            guard frames >= 0 else { return nil }
+            guard frames >= 0 else { return (nil, nil) }
             total += Int(frames)
         }
-        return total
+        return (total, nil)
+    }
+
+    private func formatChange(to channels: Int) -> DecoderError {
+        DecoderError(
+            path: path, atFrame: framePosition, sampleRate: format.sampleRate,
+            "format changes within the file (to \(channels) ch)")
     }
 
     /// A failure after opening, placed at the last frame decoded.

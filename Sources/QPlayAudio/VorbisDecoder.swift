@@ -25,6 +25,9 @@ import Glibc
 public final class VorbisDecoder: AudioDecoder {
     public let format: AudioFormat
     public let frameCount: Int?
+    /// The format of the first link that does not join the ones before: the file ends
+    /// there (see `frameCount`).
+    private let nextFormat: AudioFormat?
     private let file: UnsafeMutablePointer<OggVorbis_File>
     private let path: FilePath
     /// Referenced by `file` (unretained) and outlives it: deinit clears `file` first.
@@ -34,7 +37,7 @@ public final class VorbisDecoder: AudioDecoder {
     /// A failure met after some samples of the same read: those go out first.
     private var pendingFailure: DecoderError?
     /// libvorbisfile decodes to 16 bits here; `read` widens from it.
-    private var shorts: [Int16] = []
+    private var staging = ShortSampleStaging()
 
     /// The most channels Vorbis defines an order for (7.1); more is refused.
     static let maximumChannels = 8
@@ -67,7 +70,7 @@ public final class VorbisDecoder: AudioDecoder {
             }
             let format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
             self.format = format
-            self.frameCount = Self.playableFrames(file, format)
+            (self.frameCount, self.nextFormat) = Self.playableFrames(file, format)
         } catch {
             ov_clear(file)
             file.deallocate()
@@ -83,20 +86,23 @@ public final class VorbisDecoder: AudioDecoder {
         file.deallocate()
     }
 
-    public var framePosition: Int {
-        max(0, Int(ov_pcm_tell(file)))
-    }
+    /// Counted here (the seek target plus the frames handed out since), not asked of
+    /// the library: on a damaged file its granule positions need not agree with what
+    /// it decoded.
+    public private(set) var framePosition = 0
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
-        let wholeFrames = buffer.count - buffer.count % format.channels
-        guard wholeFrames > 0 else { return 0 }
-        if shorts.count < wholeFrames { shorts = [Int16](repeating: 0, count: wholeFrames) }
-        let filled = try shorts.withUnsafeMutableBufferPointer { shorts throws(DecoderError) in
-            try readShorts(into: UnsafeMutableBufferPointer(rebasing: shorts[..<wholeFrames]))
+        // Never past the length: on a damaged file the library can decode more than its
+        // last granule position says (libopusfile 11,856 frames of a file of 7,680,
+        // found by fuzzing), and the length is what the position and duration shown
+        // are measured against.
+        let remaining = frameCount.map { max(0, $0 - framePosition) } ?? Int.max
+        if remaining == 0, let nextFormat { throw formatChange(to: nextFormat) }
+        let wholeFrames = min(buffer.count / format.channels, remaining)
+        let filled = try staging.decode(into: buffer, count: wholeFrames * format.channels) {
+            shorts throws(DecoderError) in try readShorts(into: shorts)
         }
-        shorts.withUnsafeBufferPointer { shorts in
-            for index in 0..<filled { buffer[index] = Int32(leftJustifying: shorts[index]) }
-        }
+        framePosition += filled / format.channels
         return filled
     }
 
@@ -157,23 +163,27 @@ public final class VorbisDecoder: AudioDecoder {
         reader.begin(positioning: true)
         let result = ov_pcm_seek(file, Int64(target))
         if result != 0 { throw failure(result, seeking: true) }
+        framePosition = target
     }
 
     /// Samples asked of one `ov_read`.
     private static let samplesPerCall = 16 * 1024
 
-    /// The frames of the links that play: those up to the first of another format.
-    private static func playableFrames(_ file: UnsafeMutablePointer<OggVorbis_File>, _ format: AudioFormat) -> Int? {
+    /// The frames of the links that play — those up to the first of another format —
+    /// and that link's format.
+    private static func playableFrames(
+        _ file: UnsafeMutablePointer<OggVorbis_File>, _ format: AudioFormat
+    ) -> (frames: Int?, next: AudioFormat?) {
         var total = 0
         for link in 0..<Int32(truncatingIfNeeded: ov_streams(file)) {
-            guard let info = ov_info(file, link)?.pointee,
-                info.rate == format.sampleRate && Int(info.channels) == format.channels
-            else { break }
+            guard let info = ov_info(file, link)?.pointee else { break }
+            let linkFormat = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
+            guard linkFormat.joins(format) else { return (total, linkFormat) }
             let frames = ov_pcm_total(file, link)
-            guard frames >= 0 else { return nil }
+            guard frames >= 0 else { return (nil, nil) }
             total += Int(frames)
         }
-        return total
+        return (total, nil)
     }
 
     /// The failure a link of another format is, nil when it joins this stream.
@@ -181,7 +191,11 @@ public final class VorbisDecoder: AudioDecoder {
         guard let info = ov_info(file, section)?.pointee else { return nil }
         let other = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
         guard !other.joins(format) else { return nil }
-        return DecoderError(
+        return formatChange(to: other)
+    }
+
+    private func formatChange(to other: AudioFormat) -> DecoderError {
+        DecoderError(
             path: path, atFrame: framePosition, sampleRate: format.sampleRate,
             "format changes within the file (to \(other.sampleRate) Hz, \(other.channels) ch)")
     }

@@ -56,6 +56,19 @@ extension GeneratedAudio {
     /// The frames in `wav` (its data chunk's size over the frame size), read from the
     /// file itself rather than trusting what sox was asked for.
     public static func frameCount(ofWAV wav: FilePath) throws -> Int {
+        let (_, data, frameSize) = try dataChunk(ofWAV: wav)
+        return data.count / frameSize
+    }
+
+    /// The interleaved 16-bit samples of `wav`.
+    public static func samples(ofWAV wav: FilePath) throws -> [Int16] {
+        let (bytes, data, _) = try dataChunk(ofWAV: wav)
+        return stride(from: data.lowerBound, to: data.upperBound - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+    }
+
+    private static func dataChunk(ofWAV wav: FilePath) throws -> (bytes: [UInt8], data: Range<Int>, frameSize: Int) {
         let bytes = try TemporaryDirectory.read(wav)
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
@@ -65,7 +78,10 @@ extension GeneratedAudio {
             let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
             let size = u32(offset + 4)
             if id == "fmt " { frameSize = u16(offset + 8 + 12) }
-            if id == "data", frameSize > 0 { return min(size, bytes.count - offset - 8) / frameSize }
+            if id == "data", frameSize > 0 {
+                let end = min(offset + 8 + size, bytes.count)
+                return (bytes, (offset + 8)..<(end - (end - offset - 8) % frameSize), frameSize)
+            }
             offset += 8 + size + size % 2
         }
         throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(wav): no data chunk"])
