@@ -9,9 +9,10 @@ import Glibc
 /// (`ov_pcm_total`; the encoder's padding is trimmed by the last granule position), and
 /// `ov_pcm_seek` lands on the very frame asked for.
 ///
-/// Decoded to 16 bits by libvorbisfile (`ov_read`), as MPD's default does: the same
-/// samples its float path gives, rounded and clipped there, with nothing of ours to
-/// run per sample but the widening.
+/// Decoded to 16 bits by libvorbisfile (`ov_read`: its float samples rounded and
+/// clipped, no dither), leaving nothing of ours to run per sample but the widening;
+/// `ov_read_float` with the rounding done here cost the same (60 s: 0.11–0.18 s either
+/// way, C, -O2, loaded machine).
 ///
 /// Chained files (several streams one after the other, as internet radio records are)
 /// play on across a link of the same rate and channel count; the first link of another
@@ -37,7 +38,7 @@ public final class VorbisDecoder: AudioDecoder {
     /// A failure met after some samples of the same read: those go out first.
     private var pendingFailure: DecoderError?
     /// libvorbisfile decodes to 16 bits here; `read` widens from it.
-    private var staging = ShortSampleStaging()
+    private var staging = SampleStaging<Int16>()
 
     /// The most channels Vorbis defines an order for (7.1); more is refused.
     static let maximumChannels = 8
@@ -99,9 +100,9 @@ public final class VorbisDecoder: AudioDecoder {
         let remaining = frameCount.map { max(0, $0 - framePosition) } ?? Int.max
         if remaining == 0, let nextFormat { throw formatChange(to: nextFormat) }
         let wholeFrames = min(buffer.count / format.channels, remaining)
-        let filled = try staging.decode(into: buffer, count: wholeFrames * format.channels) {
-            shorts throws(DecoderError) in try readShorts(into: shorts)
-        }
+        let filled = try staging.decode(
+            into: buffer, count: wholeFrames * format.channels, converting: Int32.init(leftJustifying:)
+        ) { shorts throws(DecoderError) in try readShorts(into: shorts) }
         framePosition += filled / format.channels
         return filled
     }

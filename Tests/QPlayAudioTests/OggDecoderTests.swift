@@ -33,10 +33,9 @@ extension OggCodec {
     }
 
     /// How far a sample after a seek may be from the same sample of a continuous
-    /// decode: Vorbis decodes the same samples; libopusfile dithers its 16-bit output
-    /// with noise shaping, and the dither's state after a seek is not the one a
-    /// continuous decode has there (up to 14 LSB seen; 32 is −60 dBFS).
-    var seekTolerance: Int { self == .vorbis ? 0 : 32 }
+    /// decode: Vorbis decodes the very same samples; Opus's decoder state after its
+    /// pre-roll is close to, not equal to, a continuous decode's (1 LSB seen).
+    var seekTolerance: Int { self == .vorbis ? 0 : 1 }
 }
 
 /// libvorbisfile and libopusfile on files made with oggenc and opusenc: exact lengths,
