@@ -146,8 +146,8 @@ public final class OpusDecoder: AudioDecoder {
         // state takes longer to settle: straight after a seek the samples differed from
         // a continuous decode's by up to 2,500 LSB (a 96 kb/s sweep), fading out over
         // 200 ms. Starting `settling` earlier and decoding that part unheard gives what
-        // a continuous decode gives there, but for the dither. It also makes a seek to
-        // the very end possible (libopusfile refuses the end itself as a target).
+        // a continuous decode gives there, within 1 LSB. It also makes a seek to the
+        // very end possible (libopusfile refuses the end itself as a target).
         let start = max(0, target - Self.settling)
         // Bisecting for the page and decoding unheard produce no audio for us: only
         // the time budget.
