@@ -47,6 +47,28 @@ import Testing
         #expect(abs(hz - 440) < 440 * 0.005, "across the join: \(hz) Hz")
     }
 
+    @Test func vorbisThenOpusAtOneRateJoinOnOneOpenDevice() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let capture = try ALSACapture(in: dir)
+        let total = 2 * 48000 + 555
+        let cut = 48000 + 777
+        let source = try GeneratedAudio.wav(in: dir, name: "album.wav", frames: total, hz: 440, rate: 48000, channels: 2)
+        let vorbis = try GeneratedAudio.encode(
+            try GeneratedAudio.cut(source, frames: 0..<cut, to: "1.wav", in: dir), as: .vorbis, to: "1.ogg", in: dir)
+        let opus = try GeneratedAudio.encode(
+            try GeneratedAudio.cut(source, frames: cut..<total, to: "2.wav", in: dir), as: .opus, to: "2.opus", in: dir)
+        let harness = PlayerHarness(capture: capture, pacing: .never)
+        harness.playQueue([PlaybackItem(token: 1, path: vorbis), PlaybackItem(token: 2, path: opus)])
+        try await harness.waitFor(.finished(token: 2))
+        await harness.shutdown()
+
+        let expected = try decodeAll(try DecoderRegistry.standard.open(vorbis)) + decodeAll(try DecoderRegistry.standard.open(opus))
+        #expect(expected.count == total * 2)
+        #expect(try capture.samples() == expected, "one continuous stream across the formats")
+        #expect(capture.opens == 1, "the device stayed open at the join")
+    }
+
     @Test(arguments: OggCodec.allCases)
     func seekDuringPlaybackLandsWithin50ms(codec: OggCodec) async throws {
         let dir = TemporaryDirectory()
