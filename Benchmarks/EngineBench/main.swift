@@ -264,9 +264,10 @@ func mpdVersion() -> String {
         .trimmingCharacters(in: CharacterSet(charactersIn: "()")) ?? "?"
 }
 
-/// Decoding alone, as fast as it goes: the floor under any player's CPU figure.
+/// Decoding alone, as fast as it goes: the floor under any player's CPU figure. Any
+/// format qplay plays, by content.
 func decodeCost(_ path: String) throws -> Double {
-    let decoder = try MPG123Decoder(path: FilePath(path))
+    let decoder = try DecoderRegistry.standard.open(FilePath(path))
     var buffer = [Int32](repeating: 0, count: 1764)
     let cpu0 = cpuNanoseconds(of: getpid())
     var frames = 0
@@ -285,6 +286,8 @@ case "decode" where arguments.count == 3:
     print(String(format: "decoding alone: %.3f %% of one core at real time", (try? decodeCost(arguments[2])) ?? .nan))
 case "player" where arguments.count == 3:
     QPlayChild.run(fifo: arguments[2])
+case "player" where arguments.count == 4 && Int(arguments[3]) != nil:
+    QPlayChild.run(fifo: arguments[2], rate: Int(arguments[3])!)
 case "compare" where arguments.count >= 5:
     signal(SIGPIPE, SIG_IGN)
     do {
@@ -296,6 +299,7 @@ case "compare" where arguments.count >= 5:
         exit(1)
     }
 default:
-    FileHandle.standardError.write(Data("usage: qplay-bench-engine compare DIR MPD_SOCKET MPD_PID [--quick] | player FIFO\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: qplay-bench-engine compare DIR MPD_SOCKET MPD_PID [--quick] | player FIFO [RATE] | decode FILE\n".utf8))
     exit(2)
 }

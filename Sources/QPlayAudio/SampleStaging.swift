@@ -31,9 +31,13 @@ struct SampleStaging<Sample: AdditiveArithmetic> {
 
 extension Int32 {
     /// A float sample (full scale ±1) rounded to 16 bits, left-justified: what libopus's
-    /// own 16-bit API gives (nearest, clipped, no dither). Not a number counts as -1.
+    /// own 16-bit API gives (nearest, ties to even, clipped, no dither). Not a number
+    /// counts as −1 (`maximum` prefers the number).
     @inline(__always) init(roundingTo16Bits sample: Float) {
-        let scaled = (sample * 32768).rounded(.toNearestOrEven)
-        self = Int32(Float.minimum(Float.maximum(scaled, -32768), 32767)) << 16
+        let clamped = Float.minimum(Float.maximum(sample * 32768, -32768), 32767)
+        // Adding 1.5 × 2^23 leaves the rounding to the FPU and the integer in the low
+        // bits of the sum: no libm call (`rounded` is one on baseline x86-64) and no
+        // checked conversion per sample.
+        self = (Int32(bitPattern: (clamped + 12_582_912).bitPattern) - 0x4B40_0000) << 16
     }
 }
