@@ -27,7 +27,7 @@ extension OggCodec {
         let wav = try GeneratedAudio.wav(
             in: dir, name: "\(name).wav", frames: frames, hz: hz, toHz: toHz, noise: noise, rate: testRate,
             channels: channels)
-        let path = try GeneratedAudio.encode(wav, as: self, to: name, in: dir)
+        let path = try GeneratedAudio.encode(wav, as: self, to: name, in: dir, opusBitrate: 48 * channels)
         return OggFile(
             path: path, sourceFrames: try GeneratedAudio.frameCount(ofWAV: wav), rate: testRate, channels: channels)
     }
@@ -101,6 +101,21 @@ extension OggCodec {
             #expect(abs(hz - 659) < 659 * 0.005, "\(file.path): \(hz) Hz")
         }
         #expect(DecoderRegistry.standard.fileExtensions.isSuperset(of: ["ogg", "oga", "opus"]))
+    }
+
+    @Test(arguments: OggCodec.allCases)
+    func surroundPlaysAsItIsAndMoreThanEightChannelsAreRefused(codec: OggCodec) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let surround = try codec.file(in: dir, name: "5.1.\(codec.fileExtension)", frames: 20_000, channels: 6)
+        let decoder = try DecoderRegistry.standard.open(surround.path)
+        #expect(decoder.format.channels == 6, "not mixed down")
+        #expect(try decodeAll(decoder).count == 20_000 * 6)
+        // Opus has layouts for up to 8 channels; more is mapping family 255, which
+        // libopusfile does not decode.
+        let wide = try codec.file(in: dir, name: "10.\(codec.fileExtension)", frames: 10_000, channels: 10)
+        let reason = codec == .vorbis ? "10 channels (qplay plays up to 8)" : "an Opus feature libopusfile does not implement"
+        #expect(throws: DecoderError(path: wide.path, reason: reason)) { try DecoderRegistry.standard.open(wide.path) }
     }
 
     @Test func aChainOfTheSameFormatPlaysOnAndAnotherFormatEndsIt() throws {

@@ -38,9 +38,11 @@ extension GeneratedAudio {
         return part
     }
 
-    /// `wav` encoded with `codec` into `name` (Vorbis quality 5, Opus 96 kb/s).
+    /// `wav` encoded with `codec` into `name` (Vorbis quality 5, Opus `opusBitrate`
+    /// kb/s: below about 32 per channel opusenc mixes surround down).
     public static func encode(
-        _ wav: FilePath, as codec: OggCodec, to name: String, in directory: TemporaryDirectory
+        _ wav: FilePath, as codec: OggCodec, to name: String, in directory: TemporaryDirectory,
+        opusBitrate: Int = 96
     ) throws -> FilePath {
         let file = directory.appending(name)
         // Both encoders seed their stream's serial number with the time: two files made
@@ -48,7 +50,8 @@ extension GeneratedAudio {
         let serial = "\(UInt32.random(in: 1..<UInt32.max))"
         switch codec {
         case .vorbis: try run("oggenc", "--quiet", "-q", "5", "--serial", serial, "-o", file.string, wav.string)
-        case .opus: try run("opusenc", "--quiet", "--bitrate", "96", "--serial", serial, wav.string, file.string)
+        case .opus:
+            try run("opusenc", "--quiet", "--bitrate", "\(opusBitrate)", "--serial", serial, wav.string, file.string)
         }
         return file
     }
