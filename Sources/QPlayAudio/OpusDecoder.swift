@@ -29,8 +29,9 @@ public final class OpusDecoder: AudioDecoder {
     private let nextChannels: Int?
     private let file: OpaquePointer
     private let path: FilePath
-    /// Referenced by `file` (unretained) and outlives it: deinit frees `file` first.
     private let reader: BudgetedReader
+    /// Referenced by `file` (unretained) and outlives it: deinit frees `file` first.
+    private let source: OggSource
     /// The link the last samples came from (its channel count was checked then).
     private var link: Int32 = 0
     /// A failure met after some samples of the same read: those go out first.
@@ -51,8 +52,9 @@ public final class OpusDecoder: AudioDecoder {
         // every link boundary: valid data without audio, so only the time budget.
         reader.begin(positioning: true)
         var code: Int32 = 0
+        let source = OggSource(reader)
         let file = withUnsafePointer(to: opusCallbacks) {
-            op_open_callbacks(Unmanaged.passUnretained(reader).toOpaque(), $0, nil, 0, &code)
+            op_open_callbacks(Unmanaged.passUnretained(source).toOpaque(), $0, nil, 0, &code)
         }
         guard let file else {
             throw DecoderError(
@@ -68,6 +70,7 @@ public final class OpusDecoder: AudioDecoder {
         self.file = file
         self.path = path
         self.reader = reader
+        self.source = source
     }
 
     deinit {
@@ -224,22 +227,22 @@ public final class OpusDecoder: AudioDecoder {
     }
 }
 
-/// libopusfile's I/O on a `BudgetedReader` (the stream, unretained).
+/// libopusfile's I/O on an `OggSource` (the stream, unretained).
 private let opusCallbacks = OpusFileCallbacks(
     read: { source, destination, count in
         guard let source, let destination else { return -1 }
         return Int32(
-            truncatingIfNeeded: Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue()
+            truncatingIfNeeded: Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue()
                 .read(into: destination, count: Int(count)))
     },
     seek: { source, offset, whence in
         guard let source else { return -1 }
-        let reader = Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue()
-        return reader.seek(offset: Int(offset), whence: whence) < 0 ? -1 : 0
+        let stream = Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue()
+        return stream.seek(offset: Int(offset), whence: whence) < 0 ? -1 : 0
     },
     tell: { source in
         guard let source else { return -1 }
-        return Int64(Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue().seek(offset: 0, whence: SEEK_CUR))
+        return Int64(Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue().position)
     },
     close: nil)
 

@@ -31,8 +31,9 @@ public final class VorbisDecoder: AudioDecoder {
     private let nextFormat: AudioFormat?
     private let file: UnsafeMutablePointer<OggVorbis_File>
     private let path: FilePath
-    /// Referenced by `file` (unretained) and outlives it: deinit clears `file` first.
     private let reader: BudgetedReader
+    /// Referenced by `file` (unretained) and outlives it: deinit clears `file` first.
+    private let source: OggSource
     /// The link the last samples came from (its format was checked then).
     private var link: Int32 = 0
     /// A failure met after some samples of the same read: those go out first.
@@ -53,7 +54,8 @@ public final class VorbisDecoder: AudioDecoder {
         // and, in a seekable file, visits the end and every link boundary: valid data
         // without audio, so only the time budget applies.
         reader.begin(positioning: true)
-        let opened = ov_open_callbacks(Unmanaged.passUnretained(reader).toOpaque(), file, nil, 0, vorbisCallbacks)
+        let source = OggSource(reader)
+        let opened = ov_open_callbacks(Unmanaged.passUnretained(source).toOpaque(), file, nil, 0, vorbisCallbacks)
         guard opened == 0 else {
             // A failed open has cleared `file` itself.
             file.deallocate()
@@ -80,6 +82,7 @@ public final class VorbisDecoder: AudioDecoder {
         self.file = file
         self.path = path
         self.reader = reader
+        self.source = source
     }
 
     deinit {
@@ -228,11 +231,11 @@ public final class VorbisDecoder: AudioDecoder {
     }
 }
 
-/// libvorbisfile's I/O on a `BudgetedReader` (the data source, unretained).
+/// libvorbisfile's I/O on an `OggSource` (the data source, unretained).
 private let vorbisCallbacks = ov_callbacks(
     read_func: { destination, size, count, source in
         guard let destination, let source else { return 0 }
-        let got = Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue()
+        let got = Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue()
             .read(into: destination, count: size * count)
         // libvorbisfile tells an error from the end by errno after a 0.
         guard got >= 0 else {
@@ -244,13 +247,13 @@ private let vorbisCallbacks = ov_callbacks(
     },
     seek_func: { source, offset, whence in
         guard let source else { return -1 }
-        let reader = Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue()
-        return reader.seek(offset: Int(offset), whence: whence) < 0 ? -1 : 0
+        let stream = Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue()
+        return stream.seek(offset: Int(offset), whence: whence) < 0 ? -1 : 0
     },
     close_func: nil,
     tell_func: { source in
         guard let source else { return -1 }
-        return Unmanaged<BudgetedReader>.fromOpaque(source).takeUnretainedValue().seek(offset: 0, whence: SEEK_CUR)
+        return Unmanaged<OggSource>.fromOpaque(source).takeUnretainedValue().position
     })
 
 /// Ogg Vorbis, through libvorbisfile.

@@ -118,6 +118,23 @@ extension OggCodec {
         #expect(throws: DecoderError(path: wide.path, reason: reason)) { try DecoderRegistry.standard.open(wide.path) }
     }
 
+    @Test(arguments: OggCodec.allCases)
+    func largeID3v2TagInFrontStillPlaysWhole(codec: OggCodec) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let file = try codec.file(in: dir, name: "plain.\(codec.fileExtension)", frames: 30_000)
+        // Far past the 64 KB in which the libraries look for the first page.
+        let tagged = dir.appending("tagged.\(codec.fileExtension)")
+        try dir.write(MP3Bytes.id3v2Tag(paddedTo: 1 << 20) + (try TemporaryDirectory.read(file.path)), to: tagged)
+        #expect(try DecoderRegistry.standard.formatName(of: tagged) == codec.rawValue)
+        let plain = try decodeAll(try DecoderRegistry.standard.open(file.path))
+        let decoder = try DecoderRegistry.standard.open(tagged)
+        #expect(decoder.frameCount == 30_000)
+        #expect(try decodeAll(decoder) == plain)
+        try decoder.seek(toFrame: 12_345)
+        #expect(try decodeAll(decoder).count == (30_000 - 12_345) * 2)
+    }
+
     @Test func aChainOfTheSameFormatPlaysOnAndAnotherFormatEndsIt() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
