@@ -50,6 +50,12 @@ let package = Package(
             name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
             providers: [.apt(["libflac-dev"])]),
         .systemLibrary(
+            name: "CVorbisFile", path: "Sources/CVorbisFile", pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(
+            name: "COpusFile", path: "Sources/COpusFile", pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]),
+        .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(
@@ -64,7 +70,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CFLAC", "CALSA", "CSoxr",
+                "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSA", "CSoxr",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
@@ -172,6 +178,9 @@ let package = Package(
             "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("flac", "FLAC", [
+            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        fuzzTarget("ogg", "Ogg", [
             "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
         ]),
 

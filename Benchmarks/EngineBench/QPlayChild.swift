@@ -3,10 +3,11 @@ import QPlayAudio
 import Synchronization
 import SystemPackage
 
-/// `qplay-bench-engine player FIFO`: qplay's audio thread in a process of its own, so
-/// its CPU time is measured apart from the benchmark's. It plays into FIFO through the
-/// `file:` output (raw S16LE, paced to real time by qplay itself, as MPD's fifo output
-/// paces itself), and takes commands on stdin: `queue PATH<TAB>PATH…`, `play N`,
+/// `qplay-bench-engine player FIFO [RATE]`: qplay's audio thread in a process of its
+/// own, so its CPU time is measured apart from the benchmark's. It plays into FIFO
+/// through the `file:` output (raw S16LE stereo at RATE, default 44100, paced to real
+/// time by qplay itself, as MPD's fifo output paces itself; 48000 for Opus, which
+/// decodes at that rate), and takes commands on stdin: `queue PATH<TAB>PATH…`, `play N`,
 /// `next`, `stop`, `quit`. It follows the queue the way the engine does: the successor
 /// is set when a track starts, so tracks join gaplessly.
 final class QPlayChild: Sendable {
@@ -26,13 +27,14 @@ final class QPlayChild: Sendable {
     private let player: AudioPlayer
     private let queue = Mutex(Queue())
 
-    init(fifo: String) {
+    init(fifo: String, rate: Int) {
+        let format = AudioFormat(sampleRate: rate, channels: 2)
         player = AudioPlayer(
-            makeOutput: { RawPCMOutput(kind: .file, path: FilePath(fifo)) }, decoders: .standard)
+            makeOutput: { RawPCMOutput(kind: .file, path: FilePath(fifo), format: format) }, decoders: .standard)
     }
 
-    static func run(fifo: String) {
-        let child = QPlayChild(fifo: fifo)
+    static func run(fifo: String, rate: Int = AudioFormat.cd.sampleRate) {
+        let child = QPlayChild(fifo: fifo, rate: rate)
         Task.detached {
             for await event in child.player.events { child.handle(event) }
         }

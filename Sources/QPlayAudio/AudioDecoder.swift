@@ -11,14 +11,6 @@ public struct DecoderError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(reason)" }
-
-    /// A failure after opening, placed where it happened: "decoder error at 1:05: …"
-    /// (`frame` = the last frame decoded).
-    init(path: FilePath, decodingAt frame: Int, sampleRate: Int, _ what: String) {
-        let seconds = max(0, frame) / max(1, sampleRate)
-        let clock = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60)"
-        self.init(path: path, reason: "decoder error at \(clock): \(what)")
-    }
 }
 
 /// Turns one file into PCM. A decoder belongs to the thread that reads it.

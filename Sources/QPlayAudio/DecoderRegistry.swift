@@ -15,7 +15,12 @@ public struct DecoderRegistry: Sendable {
     let fallback: any FormatDecoder
 
     public static let standard = DecoderRegistry(
-        formats: [MPG123Format(), FLACFormat()], fallback: MPG123Format())
+        formats: [
+            MPG123Format(),
+            FLACFormat(),
+            VorbisFormat(),
+            OpusFormat(),
+        ], fallback: MPG123Format())
 
     init(formats: [any FormatDecoder], fallback: any FormatDecoder) {
         self.formats = formats

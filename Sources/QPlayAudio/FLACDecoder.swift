@@ -154,7 +154,7 @@ public final class FLACDecoder: AudioDecoder {
                 "out of memory"
             case nil: sink.lastError.map(Self.describe) ?? "libFLAC stopped"
             }
-        return DecoderError(path: path, decodingAt: framePosition, sampleRate: format.sampleRate, what)
+        return DecoderError(path: path, atFrame: framePosition, sampleRate: format.sampleRate, what)
     }
 
     private static func describe(_ error: FLAC__StreamDecoderErrorStatus) -> String {

@@ -215,27 +215,15 @@ public final class MPG123Decoder: AudioDecoder {
         _ code: Int32, _ handle: OpaquePointer, _ reader: BudgetedReader, _ path: FilePath
     ) -> DecoderError {
         let reason =
-            switch reader.problem {
-            case .junk: "no MPEG audio in the file (searched \(BudgetedReader.junkBudgetText))"
-            case .time: "no MPEG audio in the file (searched for \(BudgetedReader.timeBudgetText))"
-            case .readError(let code): BudgetedReader.describe(code)
-            case nil where code == Int32(MPG123_DONE.rawValue): "no MPEG audio in the file"
-            case nil: message(code, handle)
-            }
+            reader.openFailureReason(searchingFor: "MPEG audio")
+            ?? (code == Int32(MPG123_DONE.rawValue) ? "no MPEG audio in the file" : message(code, handle))
         return DecoderError(path: path, reason: reason)
     }
 
     /// A failure after opening, placed at the last frame decoded ("decoder error at 1:05: …").
     private func failure(_ code: Int32, seeking: Bool = false) -> DecoderError {
-        let what =
-            switch reader.problem {
-            case .junk: "no audio in \(BudgetedReader.junkBudgetText)"
-            case .time where seeking: "seeking took over \(BudgetedReader.timeBudgetText)"
-            case .time: "no audio within \(BudgetedReader.timeBudgetText)"
-            case .readError(let code): BudgetedReader.describe(code)
-            case nil: Self.message(code, handle)
-            }
-        return DecoderError(path: path, decodingAt: framePosition, sampleRate: format.sampleRate, what)
+        let what = reader.failureReason(seeking: seeking) ?? Self.message(code, handle)
+        return DecoderError(path: path, atFrame: framePosition, sampleRate: format.sampleRate, what)
     }
 
     private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {

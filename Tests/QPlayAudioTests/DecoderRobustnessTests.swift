@@ -145,8 +145,9 @@ struct DecodeAttempt: Sendable {
     var readError: String?
 }
 
-/// Opens (with `open`: libmpg123 unless told) and decodes `path` to the end on a thread
-/// of its own; fails the test (instead of hanging it) when that takes longer than `limit`.
+/// Opens (with `open`, by default the MP3 decoder) and decodes `path` to the end on a
+/// thread of its own; fails the test (instead of hanging it) when that takes longer
+/// than `limit`.
 func attempt(
     _ path: FilePath, limit: Duration = .seconds(60),
     open: @escaping @Sendable (FilePath) throws(DecoderError) -> any AudioDecoder = { try MPG123Decoder(path: $0) }

@@ -9,6 +9,7 @@ import Testing
 @Suite struct FuzzCorpusReplayTests {
     static let targets = [
         "request-decoder", "line-framer", "command-parsing", "status-format", "config", "taglib", "mpg123", "flac",
+        "ogg",
     ]
     static let fuzzFolder = SampleCatalog.repositoryRoot.appending("Fuzz").string
 

@@ -66,3 +66,22 @@ public enum ToneAnalysis {
         20 * log10(max(amplitude, 1e-12) / reference)
     }
 }
+
+extension ToneAnalysis {
+    /// The largest difference between neighbouring samples of one channel over `frames`
+    /// (clamped to what `samples` holds): a gap, a lost stretch or a click where two
+    /// tracks of one tone meet shows as a step far above the tone's own.
+    public static func largestStep(
+        in samples: [Int16], channels: Int, channel: Int = 0, frames: Range<Int>
+    ) -> Int {
+        let end = min(frames.upperBound, samples.count / channels)
+        var largest = 0
+        var frame = max(1, frames.lowerBound)
+        while frame < end {
+            let step = abs(Int(samples[frame * channels + channel]) - Int(samples[(frame - 1) * channels + channel]))
+            largest = max(largest, step)
+            frame += 1
+        }
+        return largest
+    }
+}
