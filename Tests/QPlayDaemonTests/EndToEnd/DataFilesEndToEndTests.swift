@@ -32,7 +32,7 @@ struct DataFilesEndToEndTests {
         #expect(try TemporaryDirectory.read(FilePath(daemon.dataDirectory + "/" + aside)) == garbage)
         #expect(daemon.log.contains(daemon.dataDirectory + "/" + aside), "\(daemon.log)")
         let tracks = try daemon.client().ok("search")["tracks"] as? [[String: Any]] ?? []
-        #expect(tracks.count == SampleCatalog.all.count)
+        #expect(tracks.count == SampleCatalog.allFiles.count)
     }
 
     @Test func aStateFileOfANewerQplaydIsKeptAside() throws {
@@ -63,7 +63,7 @@ struct DataFilesEndToEndTests {
         try daemon.client().ok("volume", ["set": 20])
         // The newer file still holds its queue, untouched by this daemon.
         let kept = try DatabaseQueue(path: daemon.dataDirectory + "/" + aside)
-        #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM queue_entry WHERE queue_key IS NOT NULL") } == SampleCatalog.all.count)
+        #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM queue_entry WHERE queue_key IS NOT NULL") } == SampleCatalog.allFiles.count)
         #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT volume FROM player_settings") } == 100)
         try kept.close()
     }
