@@ -23,6 +23,8 @@ import Glibc
 /// The file is read through a `BudgetedReader` (libopusfile's callback API).
 public final class OpusDecoder: AudioDecoder {
     public let format: AudioFormat
+    /// Surround handed on in WAVE order (see `VorbisChannelOrder`).
+    private let channelOrder: [Int]?
     public let frameCount: Int?
     /// The channel count of the first link with another one than the links before: the
     /// file ends there (see `frameCount`).
@@ -66,6 +68,7 @@ public final class OpusDecoder: AudioDecoder {
             throw DecoderError(path: path, reason: "\(channels) channels (qplay plays up to \(Self.maximumChannels))")
         }
         self.format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
+        self.channelOrder = VorbisChannelOrder.waveOrder(channels: self.format.channels)
         (self.frameCount, self.nextChannels) = Self.playableFrames(file, channels: channels)
         self.file = file
         self.path = path
@@ -91,7 +94,7 @@ public final class OpusDecoder: AudioDecoder {
         if remaining == 0, let nextChannels { throw formatChange(to: nextChannels) }
         let wholeFrames = min(buffer.count / format.channels, remaining)
         let filled = try staging.decode(
-            into: buffer, count: wholeFrames * format.channels, converting: Int32.init(roundingTo16Bits:)
+            into: buffer, count: wholeFrames * format.channels, converting: Int32.init(roundingTo16Bits:), reordering: channelOrder
         ) { samples throws(DecoderError) in try readFloats(into: samples) }
         framePosition += filled / format.channels
         return filled

@@ -6,8 +6,11 @@ struct SampleStaging<Sample: AdditiveArithmetic> {
 
     /// Calls `decode` with room for `count` samples and converts the samples it wrote
     /// (its result) into the start of `buffer`; returns their number.
+    /// `order`: for each output channel, the decoded channel it takes (see
+    /// `VorbisChannelOrder`); nil keeps the order.
     mutating func decode(
         into buffer: UnsafeMutableBufferPointer<Int32>, count: Int, converting convert: (Sample) -> Int32,
+        reordering order: [Int]? = nil,
         _ decode: (UnsafeMutableBufferPointer<Sample>) throws(DecoderError) -> Int
     ) throws(DecoderError) -> Int {
         guard count > 0 else { return 0 }
@@ -16,7 +19,16 @@ struct SampleStaging<Sample: AdditiveArithmetic> {
             try decode(UnsafeMutableBufferPointer(rebasing: samples[..<count]))
         }
         storage.withUnsafeBufferPointer { samples in
-            for index in 0..<filled { buffer[index] = convert(samples[index]) }
+            guard let order else {
+                for index in 0..<filled { buffer[index] = convert(samples[index]) }
+                return
+            }
+            let channels = order.count
+            var frame = 0
+            while frame < filled {
+                for channel in 0..<channels { buffer[frame + channel] = convert(samples[frame + order[channel]]) }
+                frame += channels
+            }
         }
         return filled
     }

@@ -25,6 +25,8 @@ import Glibc
 /// regular files are opened, and a search through junk is bounded.
 public final class VorbisDecoder: AudioDecoder {
     public let format: AudioFormat
+    /// Surround handed on in WAVE order (see `VorbisChannelOrder`).
+    private let channelOrder: [Int]?
     public let frameCount: Int?
     /// The format of the first link that does not join the ones before: the file ends
     /// there (see `frameCount`).
@@ -73,6 +75,7 @@ public final class VorbisDecoder: AudioDecoder {
             }
             let format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
             self.format = format
+            self.channelOrder = VorbisChannelOrder.waveOrder(channels: self.format.channels)
             (self.frameCount, self.nextFormat) = Self.playableFrames(file, format)
         } catch {
             ov_clear(file)
@@ -104,7 +107,7 @@ public final class VorbisDecoder: AudioDecoder {
         if remaining == 0, let nextFormat { throw formatChange(to: nextFormat) }
         let wholeFrames = min(buffer.count / format.channels, remaining)
         let filled = try staging.decode(
-            into: buffer, count: wholeFrames * format.channels, converting: Int32.init(leftJustifying:)
+            into: buffer, count: wholeFrames * format.channels, converting: Int32.init(leftJustifying:), reordering: channelOrder
         ) { shorts throws(DecoderError) in try readShorts(into: shorts) }
         framePosition += filled / format.channels
         return filled

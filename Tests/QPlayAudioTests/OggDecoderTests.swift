@@ -118,6 +118,28 @@ extension OggCodec {
         #expect(throws: DecoderError(path: wide.path, reason: reason)) { try DecoderRegistry.standard.open(wide.path) }
     }
 
+    /// Each channel of a 5.1 WAV (WAVE order: FL FR FC LFE BL BR) holds its own tone;
+    /// the encoders store them in Vorbis order (FL FC FR BL BR LFE) and the decoder must
+    /// hand them back in WAVE order, as ALSA and the mix-down take them.
+    @Test(arguments: OggCodec.allCases)
+    func surroundComesOutInWAVEOrder(codec: OggCodec) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let tones = [300, 500, 700, 90, 1100, 1300]  // LFE low, as an encoder expects it
+        let wav = dir.appending("5.1.wav")
+        try GeneratedAudio.run(
+            ["sox", "-r", "\(codec.testRate)", "-c", "6", "-n", "-b", "16", wav.string, "synth", "30000s"]
+                + tones.flatMap { ["sine", "\($0)"] } + ["vol", "0.5"])
+        let file = try GeneratedAudio.encode(wav, as: codec, to: "5.1.\(codec.fileExtension)", in: dir, opusBitrate: 288)
+        let decoder = try DecoderRegistry.standard.open(file)
+        try #require(decoder.format.channels == 6)
+        let samples = try decodeAll(decoder)
+        for (channel, hz) in tones.enumerated() {
+            let found = ToneAnalysis.frequency(of: samples, channels: 6, channel: channel, sampleRate: codec.testRate)
+            #expect(abs(found - Double(hz)) < Double(hz) * 0.02, "channel \(channel): \(found) Hz, \(hz) Hz expected")
+        }
+    }
+
     @Test(arguments: OggCodec.allCases)
     func largeID3v2TagInFrontStillPlaysWhole(codec: OggCodec) throws {
         let dir = TemporaryDirectory()

@@ -46,11 +46,11 @@ public enum GeneratedAudio {
         return mp3
     }
 
-    static func run(_ arguments: String...) throws {
+    public static func run(_ arguments: String...) throws {
         try run(arguments)
     }
 
-    static func run(_ arguments: [String]) throws {
+    public static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
