@@ -23,7 +23,16 @@ final class PlayerHarness: Sendable {
         var successor: Int?
     }
 
-    init(output: @escaping @Sendable () -> any AudioOutput, tuning: PlaybackTuning = .init()) {
+    /// The player's tuning, with a long open limit: the limit is for files that hang,
+    /// and none of these tests has one, while on a machine loaded by the tests running in
+    /// parallel an opening thread was not scheduled within the daemon's 3 s.
+    static func tuning(_ base: PlaybackTuning = .init()) -> PlaybackTuning {
+        var tuning = base
+        tuning.openLimit = .seconds(30)
+        return tuning
+    }
+
+    init(output: @escaping @Sendable () -> any AudioOutput, tuning: PlaybackTuning = PlayerHarness.tuning()) {
         player = AudioPlayer(makeOutput: output, decoders: .standard, tuning: tuning)
         let task = Task { [player, state] in
             for await event in player.events {
@@ -35,7 +44,7 @@ final class PlayerHarness: Sendable {
     }
 
     /// An ALSA output into `capture`'s file PCM.
-    convenience init(capture: ALSACapture, pacing: ALSAOutput.Pacing, tuning: PlaybackTuning = .init()) {
+    convenience init(capture: ALSACapture, pacing: ALSAOutput.Pacing, tuning: PlaybackTuning = PlayerHarness.tuning()) {
         let config = capture.configFile
         self.init(output: { ALSAOutput(device: ALSACapture.device, configFile: config, pacing: pacing) }, tuning: tuning)
     }
@@ -91,7 +100,11 @@ final class PlayerHarness: Sendable {
 
     /// Waits until `condition` holds for the events (a hang guard, not a timing check).
     func waitForEvents(_ what: String, _ condition: ([AudioEvent]) -> Bool) async throws {
-        try await waitUntil(what) { condition(self.events) }
+        do {
+            try await waitUntil(what) { condition(self.events) }
+        } catch let timeout as HarnessTimeout {
+            throw HarnessTimeout(description: "\(timeout.description); events: \(events)")
+        }
     }
 
     func waitFor(_ event: AudioEvent) async throws {
