@@ -174,14 +174,18 @@ let package = Package(
         fuzzTarget("taglib", "TagLib", [
             "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // What the decoder targets share: reading a decoder to its end with the checks.
+        .target(
+            name: "QPlayFuzzDecoderSupport", dependencies: ["QPlayAudio", "QPlayFuzzSupport"],
+            path: "Fuzz/DecoderSupport", swiftSettings: fuzzInstrumented + fuzzOptimized),
         fuzzTarget("mpg123", "MPG123", [
-            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+            "QPlayAudio", "QPlayFuzzDecoderSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("flac", "FLAC", [
-            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+            "QPlayAudio", "QPlayFuzzDecoderSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("ogg", "Ogg", [
-            "QPlayAudio", .product(name: "SystemPackage", package: "swift-system"),
+            "QPlayAudio", "QPlayFuzzDecoderSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // Tests

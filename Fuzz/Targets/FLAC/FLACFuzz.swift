@@ -1,4 +1,5 @@
 import QPlayAudio
+import QPlayFuzzDecoderSupport
 import QPlayFuzzSupport
 import SystemPackage
 
@@ -16,8 +17,6 @@ enum FLACFuzz {
     static let file = ScratchFile(suffix: "flac")
     /// Read sizes in frames: smaller than, about and larger than a FLAC block (4,096).
     static let bufferFrames = [1, 100, 1152, 4096, 10_000]
-    /// Enough for any file a fuzz input makes; bounds a decoder that never ends.
-    static let frameLimit = 5_000_000
 
     static func check(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
@@ -34,46 +33,19 @@ enum FLACFuzz {
         let format = decoder.format
         fuzzCheck(format.channels > 0 && format.sampleRate > 0, "format \(format)")
         fuzzCheck(format.bits >= 4 && format.bits <= 32, "format \(format)")
-        let decoded = decode(decoder, frames: frames)
+        let decoded = DecoderReads.decode(decoder, frames: frames)
         let length = decoder.frameCount ?? decoded
         let target = Int(Double(length) * seekFraction)
         if (try? decoder.seek(toFrame: target)) != nil {
             fuzzCheck(decoder.framePosition == target, "seek to \(target) landed at \(decoder.framePosition)")
         }
-        _ = decode(decoder, frames: frames, buffers: 2)
+        _ = DecoderReads.decode(decoder, frames: frames, buffers: 2)
         if let frameCount = decoder.frameCount, (try? decoder.seek(toFrame: frameCount)) != nil {
-            fuzzCheck(decode(decoder, frames: frames, buffers: 1) == 0, "audio after a seek to the end")
+            fuzzCheck(DecoderReads.decode(decoder, frames: frames, buffers: 1) == 0, "audio after a seek to the end")
         }
         if (try? decoder.seek(toFrame: 0)) != nil {
             fuzzCheck(decoder.framePosition == 0, "seek to 0 landed at \(decoder.framePosition)")
         }
-        _ = decode(decoder, frames: frames, buffers: 1)
-    }
-
-    /// Frames decoded until the end, an error or `buffers` reads.
-    static func decode(_ decoder: any AudioDecoder, frames bufferFrames: Int, buffers: Int = .max) -> Int {
-        let channels = decoder.format.channels
-        // One sample more than whole frames hold, which the decoder must leave.
-        var buffer = [Int32](repeating: 0, count: bufferFrames * channels + 1)
-        let wholeSamples = buffer.count - buffer.count % channels
-        var frames = 0
-        var reads = 0
-        while frames < frameLimit && reads < buffers {
-            reads += 1
-            let samples: Int
-            do {
-                samples = try buffer.withUnsafeMutableBufferPointer { pointer throws(DecoderError) in
-                    try decoder.read(into: pointer)
-                }
-            } catch {
-                break
-            }
-            fuzzCheck(samples >= 0 && samples <= wholeSamples, "\(samples) samples for a buffer of \(buffer.count)")
-            fuzzCheck(samples % channels == 0, "\(samples) samples of \(channels) channels")
-            fuzzCheck(decoder.framePosition >= 0, "position \(decoder.framePosition)")
-            if samples == 0 { break }
-            frames += samples / channels
-        }
-        return frames
+        _ = DecoderReads.decode(decoder, frames: frames, buffers: 1)
     }
 }

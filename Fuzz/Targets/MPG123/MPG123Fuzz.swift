@@ -1,4 +1,5 @@
 import QPlayAudio
+import QPlayFuzzDecoderSupport
 import QPlayFuzzSupport
 import SystemPackage
 
@@ -15,8 +16,6 @@ enum MPG123Fuzz {
 
     static let file = ScratchFile(suffix: "mp3")
     static let conversions: [AudioFormat?] = [nil, .cd, AudioFormat(sampleRate: 22050, channels: 1)]
-    /// Enough for any file a fuzz input makes; bounds a decoder that never ends.
-    static let frameLimit = 5_000_000
 
     static func check(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
@@ -26,39 +25,12 @@ enum MPG123Fuzz {
         guard let decoder = try? DecoderRegistry.standard.open(FilePath(file.path), converting: conversion) else { return }
         if let conversion { fuzzCheck(decoder.format.joins(conversion), "asked for \(conversion), got \(decoder.format)") }
         fuzzCheck(decoder.format.channels > 0 && decoder.format.sampleRate > 0, "format \(decoder.format)")
-        let decoded = decode(decoder)
+        let decoded = DecoderReads.decode(decoder)
         try? decoder.seek(toFrame: Int(Double(decoder.frameCount ?? decoded) * seekFraction))
-        _ = decode(decoder, buffers: 2)
+        _ = DecoderReads.decode(decoder, buffers: 2)
         try? decoder.seek(toFrame: Int.max / 4)
-        _ = decode(decoder, buffers: 1)
+        _ = DecoderReads.decode(decoder, buffers: 1)
         try? decoder.seek(toFrame: 0)
-        _ = decode(decoder, buffers: 1)
-    }
-
-    /// Frames decoded until the end, an error or `buffers` reads.
-    static func decode(_ decoder: any AudioDecoder, buffers: Int = .max) -> Int {
-        let channels = decoder.format.channels
-        // Stereo: one sample more than whole frames hold, which the decoder must leave.
-        var buffer = [Int32](repeating: 0, count: 4096 * channels + 1)
-        let wholeFrames = buffer.count - buffer.count % channels
-        var frames = 0
-        var reads = 0
-        while frames < frameLimit && reads < buffers {
-            reads += 1
-            let samples: Int
-            do {
-                samples = try buffer.withUnsafeMutableBufferPointer { pointer throws(DecoderError) in
-                    try decoder.read(into: pointer)
-                }
-            } catch {
-                break
-            }
-            fuzzCheck(samples >= 0 && samples <= wholeFrames, "\(samples) samples for a buffer of \(buffer.count)")
-            fuzzCheck(samples % channels == 0, "\(samples) samples of \(channels) channels")
-            fuzzCheck(decoder.framePosition >= 0, "position \(decoder.framePosition)")
-            if samples == 0 { break }
-            frames += samples / channels
-        }
-        return frames
+        _ = DecoderReads.decode(decoder, buffers: 1)
     }
 }

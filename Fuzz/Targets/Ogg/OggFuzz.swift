@@ -1,4 +1,5 @@
 import QPlayAudio
+import QPlayFuzzDecoderSupport
 import QPlayFuzzSupport
 import SystemPackage
 
@@ -16,8 +17,6 @@ enum OggFuzz {
     static func main() { FuzzDriver.run(check) }
 
     static let file = ScratchFile(suffix: "ogg")
-    /// Enough for any file a fuzz input makes; bounds a decoder that never ends.
-    static let frameLimit = 5_000_000
 
     static func check(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
@@ -31,44 +30,17 @@ enum OggFuzz {
         fuzzCheck(format.channels > 0 && format.channels <= 8 && format.sampleRate > 0, "format \(format)")
         if opus { fuzzCheck(format.sampleRate == 48000, "Opus at \(format.sampleRate) Hz") }
         fuzzCheck((decoder.frameCount ?? 0) >= 0, "length \(decoder.frameCount ?? 0)")
-        let decoded = decode(decoder)
+        let decoded = DecoderReads.decode(decoder)
         if let length = decoder.frameCount {
             // Frames past the stated length would be audio the length (and the
             // position a client sees) does not account for.
-            fuzzCheck(decoded <= length || decoded >= frameLimit, "\(decoded) frames decoded, length \(length)")
+            fuzzCheck(decoded <= length || decoded >= DecoderReads.frameLimit, "\(decoded) frames decoded, length \(length)")
         }
         try? decoder.seek(toFrame: Int(Double(decoder.frameCount ?? decoded) * seekFraction))
-        _ = decode(decoder, buffers: 2)
+        _ = DecoderReads.decode(decoder, buffers: 2)
         try? decoder.seek(toFrame: Int.max / 4)
-        _ = decode(decoder, buffers: 1)
+        _ = DecoderReads.decode(decoder, buffers: 1)
         try? decoder.seek(toFrame: 0)
-        _ = decode(decoder, buffers: 1)
-    }
-
-    /// Frames decoded until the end, an error or `buffers` reads.
-    static func decode(_ decoder: any AudioDecoder, buffers: Int = .max) -> Int {
-        let channels = decoder.format.channels
-        // One sample more than whole frames hold, which the decoder must leave.
-        var buffer = [Int32](repeating: 0, count: 4096 * channels + 1)
-        let wholeFrames = buffer.count - buffer.count % channels
-        var frames = 0
-        var reads = 0
-        while frames < frameLimit && reads < buffers {
-            reads += 1
-            let samples: Int
-            do {
-                samples = try buffer.withUnsafeMutableBufferPointer { pointer throws(DecoderError) in
-                    try decoder.read(into: pointer)
-                }
-            } catch {
-                break
-            }
-            fuzzCheck(samples >= 0 && samples <= wholeFrames, "\(samples) samples for a buffer of \(buffer.count)")
-            fuzzCheck(samples % channels == 0, "\(samples) samples of \(channels) channels")
-            fuzzCheck(decoder.framePosition >= 0, "position \(decoder.framePosition)")
-            if samples == 0 { break }
-            frames += samples / channels
-        }
-        return frames
+        _ = DecoderReads.decode(decoder, buffers: 1)
     }
 }
