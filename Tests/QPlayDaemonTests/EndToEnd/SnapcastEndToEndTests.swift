@@ -117,7 +117,9 @@ struct SnapcastEndToEndTests {
         #expect(order == order.sorted() && Set(order).count == order.count, "heard in queue order: \(runs)")
         let before = runs.filter { $0.endFrame <= heardBeforeRestart }.map(\.tone)
         let after = runs.filter { $0.startFrame >= heardBeforeRestart }.map(\.tone)
-        #expect(before.starts(with: [0, 1]), "before the restart: \(before) of \(runs)")
+        // The client lags qplay by its buffer (1 s) and more on a loaded machine: when
+        // qplay plays the third tone, the client's file holds the first at least.
+        #expect(before.starts(with: [0]), "before the restart: \(before) of \(runs)")
         #expect(after.suffix(3) == [4, 5, 6], "after the restart: \(after) of \(runs)")
         if order != order.sorted() || !after.contains(6) {
             Issue.record(Comment(rawValue: "snapserver/snapclient log:\n\((try? String(contentsOfFile: logs, encoding: .utf8)) ?? "")\nqplayd log:\n\(daemon.log)"))
