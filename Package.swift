@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/ARCHITECTURE.md):
-//   C bindings → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol → QPlayDaemon
-//   → executables (qplayd, qplay)
+//   C bindings, QPlayModel → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol
+//   → QPlayDaemon → executables (qplayd, qplay)
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
 // qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
@@ -66,6 +66,12 @@ let package = Package(
             cxxSettings: fuzzInstrumentedC,
             linkerSettings: [.linkedLibrary("tag")]),
 
+        // Model: the vocabulary the library, the engine and every frontend share (track,
+        // ids, entries, modes); value types only, nothing that does I/O.
+        .target(
+            name: "QPlayModel",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: fuzzInstrumented),
         // Audio: decoders, outputs, the audio thread
         .target(
             name: "QPlayAudio",
@@ -78,7 +84,7 @@ let package = Package(
         .target(
             name: "QPlayLibrary",
             dependencies: [
-                "CTagLib",
+                "CTagLib", "QPlayModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -87,7 +93,7 @@ let package = Package(
         .target(
             name: "QPlayEngine",
             dependencies: [
-                "QPlayLibrary",
+                "QPlayModel",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Protocol v1: wire types and JSON Lines codec, shared by daemon and CLI.
@@ -100,7 +106,7 @@ let package = Package(
         .target(
             name: "QPlayDaemon",
             dependencies: [
-                "QPlayAudio", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -114,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "qplayd",
             dependencies: [
-                "QPlayAudio", "QPlayLibrary", "QPlayDaemon",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -198,11 +204,11 @@ let package = Package(
             dependencies: ["QPlayAudio", "QPlayTestSupport"]),
         .testTarget(
             name: "QPlayLibraryTests",
-            dependencies: ["QPlayLibrary", "QPlayTestSupport"]),
+            dependencies: ["QPlayModel", "QPlayLibrary", "QPlayTestSupport"]),
         .testTarget(
             name: "QPlayEngineTests",
             dependencies: [
-                "QPlayEngine", "QPlayLibrary",
+                "QPlayEngine", "QPlayModel",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(
@@ -213,7 +219,7 @@ let package = Package(
             dependencies: ["QPlayProtocol"]),
         .testTarget(
             name: "QPlayDaemonTests",
-            dependencies: ["QPlayDaemon", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),
+            dependencies: ["QPlayDaemon", "QPlayModel", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

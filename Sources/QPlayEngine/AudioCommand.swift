@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// One thing for the audio side to play. The token is unique per request (never reused
 /// within an engine's life), so reports from the audio side can be matched to the
 /// request they concern even when the same entry was requested twice.

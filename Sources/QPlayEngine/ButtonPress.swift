@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// A next/previous button that is down.
 struct ButtonPress: Sendable, Equatable {
     enum Phase: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// Tells the daemon that something subscribers see has changed; it then reads `status`
 /// or `queue` and publishes.
 public enum EngineEvent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import QPlayLibrary
+import QPlayModel
 import SystemPackage
 
 /// Everything an engine needs to come back after a restart: collection, installed queue

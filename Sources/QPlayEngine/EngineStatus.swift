@@ -1,4 +1,4 @@
-import QPlayLibrary
+import QPlayModel
 
 /// What `status` reports (SPEC §6), minus the output, which the daemon adds.
 public struct EngineStatus: Sendable, Equatable {

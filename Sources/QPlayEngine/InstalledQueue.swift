@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// The queue the player follows (as opposed to the collection the user edits) and the
 /// order it is played in: queue order, or with shuffle on a permutation of it.
 struct InstalledQueue: Sendable, Equatable {

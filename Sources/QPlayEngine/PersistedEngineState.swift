@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// The engine's state as the daemon's row store keeps it: the lists of entries (shared
 /// with the engine, copy-on-write, so taking this after every edit costs no copy) and the
 /// small settings. The store writes what changed between two of these, not the whole.

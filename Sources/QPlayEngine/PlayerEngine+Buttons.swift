@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// Tap versus hold on next/previous (SPEC §3). Nothing audible happens at `press`: a
 /// press becomes a hold only when `tick` sees the tap threshold pass, and only then does
 /// the scan start. The daemon calls `tick` at `nextDeadline`.

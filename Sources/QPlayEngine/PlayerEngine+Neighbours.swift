@@ -1,3 +1,5 @@
+import QPlayModel
+
 extension PlayerEngine {
     /// The entries just before and after `id` in the order the queue plays (the
     /// installed play order, shuffled or not; an entry not installed yet is looked up

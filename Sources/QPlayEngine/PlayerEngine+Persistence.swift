@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// Saving and restoring. A restored engine is paused at the saved position (or stopped
 /// when nothing was playing); `attachAudio(position:)` then loads the audio side.
 extension PlayerEngine {

@@ -1,3 +1,5 @@
+import QPlayModel
+
 extension PlayerEngine {
     /// Computes a track change without performing it: installs a modified collection,
     /// then picks the entry to play (nil: the queue ends). Uses a copy of the shuffle

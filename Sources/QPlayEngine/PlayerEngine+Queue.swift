@@ -1,4 +1,4 @@
-import QPlayLibrary
+import QPlayModel
 
 /// Editing the collection. Edits set the modified flag and never interrupt the sound,
 /// except where SPEC §3 says so: adding to an empty queue starts it, and removing the

@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// Player commands. Commands with nothing to do return an empty output rather than an
 /// error, so key bindings and status bars can send them blindly; `seek` on nothing is
 /// the exception (its result would be meaningless).

@@ -1,4 +1,4 @@
-import QPlayLibrary
+import QPlayModel
 
 /// The queue and player state machine (SPEC §3). Pure: no I/O, no threads, no clock.
 /// Time comes in as `now` (monotonic, any origin), the current track's position as

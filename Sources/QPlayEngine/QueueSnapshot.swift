@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// What `queue` reports: the collection the user sees and edits.
 public struct QueueSnapshot: Sendable, Equatable {
     public var entries: [QueueEntry]

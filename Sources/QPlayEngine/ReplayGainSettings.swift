@@ -1,5 +1,5 @@
 import Foundation
-import QPlayLibrary
+import QPlayModel
 
 /// Which ReplayGain value scales a track.
 public enum ReplayGainMode: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import QPlayModel
+
 /// Why the player moves to another entry.
 enum ChangeReason: Sendable, Equatable {
     /// The audio side reached the end of the current track.

@@ -1,3 +1,4 @@
+import QPlayModel
 /// Track id → rank for a `SearchTable`, in constant time and about 4.2 bytes a track.
 ///
 /// Ids come from `AUTOINCREMENT`: increasing, never reused, with a hole for every track

@@ -1,3 +1,4 @@
+import QPlayModel
 /// An immutable, ordered list of tracks: what a query answers and what the queue holds.
 /// Every operation returns a new collection and leaves the receiver as it was. The same
 /// track may stand in one collection more than once; positions tell the copies apart.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QPlayModel
 import SystemPackage
 
 extension LibraryIndex {

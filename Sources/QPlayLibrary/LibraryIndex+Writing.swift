@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QPlayModel
 
 /// What the index knows of a file, enough to tell whether it changed.
 struct KnownFile: Sendable {

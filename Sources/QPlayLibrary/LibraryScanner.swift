@@ -1,4 +1,5 @@
 import Foundation
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import QPlayModel
 /// One condition on a track: (property, comparison, value), ignoring case and diacritics.
 public struct Predicate: Sendable, Hashable, Codable {
     public var property: SearchProperty

@@ -1,3 +1,4 @@
+import QPlayModel
 /// A set of predicates that must all hold. The empty query matches every track.
 public struct Query: Sendable, Hashable, Codable {
     public var predicates: [Predicate]

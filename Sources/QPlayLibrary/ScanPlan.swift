@@ -1,4 +1,5 @@
 import Foundation
+import QPlayModel
 
 /// What a scan has to do, worked out from the walk and the index before any file is
 /// read: which files to read, which are unchanged, which an earlier scan skipped and

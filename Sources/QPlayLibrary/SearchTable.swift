@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QPlayModel
 import SystemPackage
 
 /// Every track of the index in memory, compactly, **stored in SPEC §2 order**, so a

@@ -1,4 +1,5 @@
 import Foundation
+import QPlayModel
 
 /// Accumulates rows in id order (`SearchTable.load`), then sorts them into a `SearchTable`.
 struct SearchTableLoader {

@@ -1,3 +1,4 @@
+import QPlayModel
 /// The tags and audio properties TagLib reads from one file.
 /// Absent tags are nil; numbers that a tag cannot hold (track 0, year 0) count as absent.
 public struct TagInfo: Sendable, Equatable {
@@ -81,25 +82,5 @@ public struct TagInfo: Sendable, Equatable {
         self.exactSamples = exactSamples
         self.promisedAudioBytes = promisedAudioBytes
         self.presentAudioBytes = presentAudioBytes
-    }
-}
-
-/// ReplayGain values in dB (gains) and linear amplitude (peaks), when the file has them.
-/// Gains are relative to ReplayGain's reference (-18 LUFS); an Opus file's R128 gains
-/// (relative to -23 LUFS) are converted to it.
-public struct ReplayGain: Sendable, Hashable {
-    public var trackGain: Double?
-    public var trackPeak: Double?
-    public var albumGain: Double?
-    public var albumPeak: Double?
-
-    public init(
-        trackGain: Double? = nil, trackPeak: Double? = nil,
-        albumGain: Double? = nil, albumPeak: Double? = nil
-    ) {
-        self.trackGain = trackGain
-        self.trackPeak = trackPeak
-        self.albumGain = albumGain
-        self.albumPeak = albumPeak
     }
 }

@@ -1,4 +1,5 @@
 import CTagLib
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)

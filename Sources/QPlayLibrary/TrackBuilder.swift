@@ -1,3 +1,4 @@
+import QPlayModel
 import SystemPackage
 
 /// Turns what TagLib read into a `Track`, and says what was odd about the file.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QPlayModel
 import SystemPackage
 
 /// How a `Track` maps to a row of the `track` table.

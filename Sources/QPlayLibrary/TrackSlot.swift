@@ -1,3 +1,4 @@
+import QPlayModel
 import SystemPackage
 
 /// Initializes a `Track` in uninitialized memory field by field, each value moved into

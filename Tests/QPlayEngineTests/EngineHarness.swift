@@ -1,5 +1,5 @@
 import QPlayEngine
-import QPlayLibrary
+import QPlayModel
 import SystemPackage
 
 /// The injectable clock: time moves only when a test says so.

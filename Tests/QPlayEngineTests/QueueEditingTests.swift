@@ -1,5 +1,5 @@
 import QPlayEngine
-import QPlayLibrary
+import QPlayModel
 import Testing
 
 @Suite struct QueueEditingTests {

@@ -1,6 +1,6 @@
 import Foundation
 import QPlayEngine
-import QPlayLibrary
+import QPlayModel
 import SystemPackage
 import Testing
 

@@ -1,4 +1,5 @@
 import QPlayEngine
+import QPlayModel
 import Testing
 
 /// SPEC §3 "Tap versus hold", with the fake clock (threshold 300 ms, scan 4×, max hold 30 s).

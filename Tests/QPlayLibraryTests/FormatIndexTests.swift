@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import QPlayLibrary
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

@@ -1,4 +1,5 @@
 import QPlayLibrary
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

@@ -1,4 +1,5 @@
 import QPlayLibrary
+import QPlayModel
 import SystemPackage
 import Testing
 

@@ -1,3 +1,4 @@
+import QPlayModel
 import SystemPackage
 import Testing
 

@@ -1,6 +1,7 @@
 import Logging
 import QPlayAudio
 import QPlayEngine
+import QPlayModel
 import SystemPackage
 
 /// Everything `qplayd` needs to know before it starts, resolved from (highest first)

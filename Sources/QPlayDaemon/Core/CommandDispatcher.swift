@@ -1,5 +1,6 @@
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 import QPlayProtocol
 import SystemPackage
 
@@ -95,10 +96,10 @@ struct CommandDispatcher: RequestHandler {
             }
             return .success(await player.status())
         case .press(let button):
-            await player.press(QPlayEngine.Button(button))
+            await player.press(QPlayModel.Button(button))
             return .empty
         case .release(let button):
-            let (action, held) = try await player.release(QPlayEngine.Button(button))
+            let (action, held) = try await player.release(QPlayModel.Button(button))
             return .success(ReleaseResult(action: QPlayProtocol.ButtonAction(action), heldMilliseconds: held))
         case .seek(let target):
             try await player.perform { engine, now, position throws(EngineError) in
@@ -120,7 +121,7 @@ struct CommandDispatcher: RequestHandler {
             try await player.perform { engine, now, position in
                 var output = EngineOutput()
                 if let repeatMode {
-                    let step = engine.setRepeat(QPlayEngine.RepeatMode(repeatMode), now: now, position: position)
+                    let step = engine.setRepeat(QPlayModel.RepeatMode(repeatMode), now: now, position: position)
                     output.audio += step.audio
                     output.events += step.events.filter { !output.events.contains($0) }
                 }
@@ -143,7 +144,7 @@ struct CommandDispatcher: RequestHandler {
 
     /// The tracks an `add` names; an empty result is `no_match`, an unknown id or path
     /// `not_found`, and nothing is added then.
-    private func resolve(_ source: AddSource) throws -> [QPlayLibrary.Track] {
+    private func resolve(_ source: AddSource) throws -> [QPlayModel.Track] {
         let index = library.index
         switch source {
         case .query(let predicates):
@@ -173,7 +174,7 @@ struct CommandDispatcher: RequestHandler {
 
     /// The one track whose path, as the wire shows it (bytes that are not UTF-8 become
     /// U+FFFD), is `path`: how a client names a file whose name is not UTF-8.
-    private func trackShown(as path: FilePath) throws -> QPlayLibrary.Track {
+    private func trackShown(as path: FilePath) throws -> QPlayModel.Track {
         let shown = path.string
         let matches = try library.index.tracks(displayedPath: shown)
         guard let only = matches.first else { throw ProtocolError.notFound("no track at \(shown) in the library") }

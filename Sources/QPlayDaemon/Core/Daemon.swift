@@ -2,6 +2,7 @@ import Logging
 import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 import QPlayProtocol
 import SystemPackage
 

@@ -2,6 +2,7 @@ import Logging
 import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 import QPlayProtocol
 import SystemPackage
 
@@ -158,11 +159,11 @@ actor PlayerService {
     /// A press is not tied to the connection that sent it: key bindings run one `qplay
     /// press` and, at key-up, another process's `qplay release`. A press that is never
     /// released ends itself at the engine's maximum hold.
-    func press(_ button: QPlayEngine.Button) {
+    func press(_ button: QPlayModel.Button) {
         apply(engine.press(button, now: now, position: position))
     }
 
-    func release(_ button: QPlayEngine.Button) throws(EngineError) -> (action: QPlayEngine.ButtonAction, heldMilliseconds: Int) {
+    func release(_ button: QPlayModel.Button) throws(EngineError) -> (action: QPlayModel.ButtonAction, heldMilliseconds: Int) {
         let result = try engine.release(button, now: now, position: position)
         apply(result.output)
         return (result.action, result.heldMilliseconds)

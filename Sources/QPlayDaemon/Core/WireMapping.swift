@@ -1,13 +1,14 @@
 import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 import QPlayProtocol
 
 // The protocol module knows nothing of the library and engine; these conversions are
 // the one place where their types become wire types.
 
 extension QPlayProtocol.Track {
-    init(_ track: QPlayLibrary.Track) {
+    init(_ track: QPlayModel.Track) {
         self.init(
             id: track.id, path: track.path.string, title: track.title, artist: track.artist,
             album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
@@ -58,7 +59,7 @@ extension PlayerState {
 }
 
 extension QPlayProtocol.RepeatMode {
-    init(_ mode: QPlayEngine.RepeatMode) {
+    init(_ mode: QPlayModel.RepeatMode) {
         switch mode {
         case .off: self = .off
         case .one: self = .one
@@ -67,7 +68,7 @@ extension QPlayProtocol.RepeatMode {
     }
 }
 
-extension QPlayEngine.RepeatMode {
+extension QPlayModel.RepeatMode {
     init(_ mode: QPlayProtocol.RepeatMode) {
         switch mode {
         case .off: self = .off
@@ -87,7 +88,7 @@ extension Seeking {
     }
 }
 
-extension QPlayEngine.Button {
+extension QPlayModel.Button {
     init(_ button: QPlayProtocol.Button) {
         switch button {
         case .next: self = .next
@@ -97,7 +98,7 @@ extension QPlayEngine.Button {
 }
 
 extension QPlayProtocol.ButtonAction {
-    init(_ action: QPlayEngine.ButtonAction) {
+    init(_ action: QPlayModel.ButtonAction) {
         switch action {
         case .skip: self = .skip
         case .restart: self = .restart

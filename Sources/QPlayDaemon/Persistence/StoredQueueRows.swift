@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QPlayEngine
+import QPlayModel
 
 /// The ids and sort keys of the `queue_entry` rows and the `player_settings` row as the
 /// database holds them (tracks are not kept here: the engine has them). Saving a state

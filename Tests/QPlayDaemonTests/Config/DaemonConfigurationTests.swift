@@ -1,6 +1,7 @@
 import Logging
 import QPlayAudio
 import QPlayEngine
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

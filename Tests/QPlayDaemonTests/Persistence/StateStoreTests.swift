@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing

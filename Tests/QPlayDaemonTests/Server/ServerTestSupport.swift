@@ -1,5 +1,6 @@
 import Foundation
 import QPlayDaemon
+import QPlayModel
 import QPlayProtocol
 import QPlayTestSupport
 import Synchronization

@@ -1,4 +1,3 @@
-import QPlayLibrary
 
 /// Identifies one row of the queue. Handed out in increasing order, never reused, and
 /// persisted with the queue, so an id a client saw keeps meaning that row.
