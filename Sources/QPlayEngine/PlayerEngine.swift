@@ -96,6 +96,10 @@ public struct PlayerEngine: Sendable {
         return plan(.trackEnded).entry
     }
 
+    /// Playing, paused or stopped, without the rest of `status` (which plans what comes
+    /// next when stopped).
+    public var playbackState: PlaybackState { state }
+
     /// The token of the request the engine holds for now-playing (the audio side's
     /// reports and snapshot name it), nil when nothing is loaded. A snapshot of another
     /// token describes a moment the engine has not caught up with, or has left behind.

@@ -259,7 +259,7 @@ actor PlayerService {
             commanded = nil
             audio.stop()
         case .seek(let seconds):
-            let moving = engine.status(position: 0).state == .playing
+            let moving = engine.playbackState == .playing
             commanded = CommandedPosition(
                 token: engine.currentRequestToken, seeking: true, seconds: seconds, at: now, moving: moving)
             audio.seek(to: seconds, in: engine.currentRequestToken)
@@ -332,7 +332,7 @@ actor PlayerService {
         // A position write that failed in the background is a failing disk like any
         // other: reported, and retried by saving everything.
         if let error = store?.takePositionWriteError() { storageFailed(error) }
-        guard engine.status(position: 0).state == .playing else { return }
+        guard engine.playbackState == .playing else { return }
         let position = self.position
         store?.savePosition(entry: engine.queue.current, seconds: position)
     }
