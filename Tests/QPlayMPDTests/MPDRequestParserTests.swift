@@ -77,6 +77,7 @@ import Testing
         }
     }
 
+    /// MPD 0.23 takes 63 arguments and refuses 64.
     @Test func argumentsAreLimitedAsInMPD() throws {
         let many = "add" + String(repeating: " x", count: MPDRequestParser.maximumArguments)
         #expect(try parse(many).arguments.count == MPDRequestParser.maximumArguments)
