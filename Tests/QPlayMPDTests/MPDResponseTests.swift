@@ -37,14 +37,24 @@ import Testing
             .map(\.rawValue) == [50, 51, 52, 53, 54, 55, 56])
     }
 
-    @Test func secondsWithThreeDecimals() {
-        #expect(MPDNumber.seconds(0) == "0.000")
-        #expect(MPDNumber.seconds(12.3456) == "12.346")
-        #expect(MPDNumber.seconds(1.0005) == "1.001")
-        #expect(MPDNumber.seconds(215.9999) == "216.000")
-        #expect(MPDNumber.seconds(0.05) == "0.050")
+    /// C's printf("%.3f") rounds the double's exact binary value (1.0005 is 1.000499…;
+    /// 0.0625 is an exact tie, to even). The pairs are printf's own answers.
+    @Test func secondsWithThreeDecimalsAsPrintf() {
+        let printf: [(Double, String)] = [
+            (1.0005, "1.000"), (2.0015, "2.002"), (0.0125, "0.013"), (0.0375, "0.037"), (0.0625, "0.062"),
+            (0.1875, "0.188"), (0.0005, "0.001"), (1.2345, "1.234"), (215.9999, "216.000"),
+            (3599.9995, "3599.999"), (1295.3311, "1295.331"), (1579.294, "1579.294"), (289.745, "289.745"),
+            (3638.8163, "3638.816"), (149.982633768, "149.983"), (1672.6886, "1672.689"),
+            (362.852053375, "362.852"), (2308.41179447, "2308.412"), (198.3573, "198.357"),
+            (0, "0.000"), (12.3456, "12.346"), (0.05, "0.050"),
+        ]
+        for (value, expected) in printf {
+            #expect(MPDNumber.seconds(value) == expected, "\(value)")
+        }
         #expect(MPDNumber.seconds(-1.5) == "-1.500")
         #expect(MPDNumber.seconds(.nan) == "0.000")
+        #expect(MPDNumber.seconds(9e20) == "9000000000000.000")
+        #expect(MPDNumber.seconds(.leastNonzeroMagnitude) == "0.000")
         #expect(MPDNumber.roundedSeconds(215.5) == 216)
         #expect(MPDNumber.roundedSeconds(215.49) == 215)
         #expect(MPDNumber.roundedSeconds(.infinity) == 0)
