@@ -76,6 +76,13 @@ enum MPDLineFuzz {
             fuzzCheck(!(argument.hasPrefix("+") || argument.hasPrefix("-")), "time \(argument) is \(seconds)")
         }
         if let seconds = try? MPDArgument.songTime(argument) { fuzzCheck(!(seconds < 0), "song time \(argument)") }
+        if let value = try? MPDArgument.number(argument) {
+            let text = MPDNumber.seconds(value)
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            fuzzCheck(parts.count == 2 && parts[1].count == 3 && !parts[0].isEmpty, "\(value) printed \(text)")
+            fuzzCheck(value.isNaN || abs(value) > 9e12 || abs((Double(text) ?? .nan) - value) <= 0.0005 + abs(value) * 1e-15,
+                "\(value) printed \(text)")
+        }
     }
 
     static func longestValue(_ filter: MPDFilter) -> Int {
