@@ -22,8 +22,9 @@ extension MPDFilter {
     /// of fewer than two filters has no expression of its own: nil.
     public var expression: String? {
         switch self {
-        case .compare(.base, _, let value):
-            return "(base \(Self.quoted(value)))"
+        case .compare(.base, let operation, let value):
+            // MPD's base filter has no operator: it is always "under this folder".
+            return operation == .equals ? "(base \(Self.quoted(value)))" : nil
         case .compare(let subject, let operation, let value):
             let name: String
             switch subject {

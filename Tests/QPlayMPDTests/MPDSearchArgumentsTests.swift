@@ -139,3 +139,26 @@ import Testing
             == ["Artist", "Album", "AlbumArtist", "Title", "Track", "Disc", "Date", "Genre"])
     }
 }
+
+@Suite struct MPDFilterExpressionTests {
+    @Test func aFilterWrittenAsAnExpressionParsesBack() throws {
+        let filters: [MPDFilter] = [
+            .compare(.tag(.artist), .equals, #"it's "quoted" \ back"#),
+            .compare(.any, .contains, "x"), .compare(.file, .startsWith, "Rock/"),
+            .compare(.tag(.title), .regex, "^a.*b$"), .compare(.tag(.genre), .notRegex, "Pop"),
+            .compare(.base, .equals, "Jazz/Live"),
+            .not(.and([.compare(.tag(.date), .notEquals, "1999"), .not(.compare(.tag(.disc), .equals, "1"))])),
+        ]
+        for filter in filters {
+            let expression = try #require(filter.expression)
+            #expect(try MPDSearchArguments.parse([expression], oldStyle: .equals).filter == filter, "\(expression)")
+        }
+        #expect(MPDFilter.compare(.tag(.artist), .equals, "x").expression == #"(Artist == "x")"#)
+    }
+
+    @Test func filtersWithoutAnExpression() {
+        #expect(MPDFilter.and([]).expression == nil)
+        #expect(MPDFilter.and([.compare(.any, .equals, "x")]).expression == nil)
+        #expect(MPDFilter.compare(.base, .contains, "x").expression == nil)
+    }
+}
