@@ -165,7 +165,7 @@ enum MPDDatabaseCommands {
 
     private static func lsinfo(_ call: inout MPDCall) throws {
         let uri = call.argument(0) ?? ""
-        let tree = MPDDirectoryTree(try MPDLibraryPaths.tracks(under: "", in: call.context))
+        let tree = MPDDirectoryTree(try MPDLibraryPaths.unordered(under: "", in: call.context))
         guard let node = tree.node(at: uri) else {
             // A file: MPD shows the song.
             let path = MPDLibraryPaths.normalized(uri)
@@ -187,7 +187,7 @@ enum MPDDatabaseCommands {
 
     private static func listAll(_ call: inout MPDCall, info: Bool) throws {
         let uri = MPDLibraryPaths.normalized(call.argument(0) ?? "")
-        let tree = MPDDirectoryTree(try MPDLibraryPaths.tracks(under: uri, in: call.context))
+        let tree = MPDDirectoryTree(try MPDLibraryPaths.unordered(under: uri, in: call.context))
         guard let node = tree.node(at: uri) else {
             throw MPDError(.noExist, "No such directory")
         }

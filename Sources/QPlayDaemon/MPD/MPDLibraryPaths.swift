@@ -10,10 +10,14 @@ enum MPDLibraryPaths {
         uri.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
-    /// The track at `uri`, or every track under the directory `uri`, in path order. The
-    /// index narrows the search with a folded contains on the path; the exact match is
-    /// checked here.
+    /// The track at `uri`, or every track under the directory `uri` in MPD's order (a
+    /// folder's files, then its sub-folders', each by name). The index narrows the
+    /// search with a folded contains on the path; the exact match is checked here.
     static func tracks(under uri: String, in context: MPDCommandContext) throws -> [Track] {
+        MPDDirectoryTree(try unordered(under: uri, in: context)).tracksInOrder
+    }
+
+    static func unordered(under uri: String, in context: MPDCommandContext) throws -> [Track] {
         let path = normalized(uri)
         if path.split(separator: "/").contains("..") { return [] }
         let candidates: ItemCollection
@@ -27,7 +31,7 @@ enum MPDLibraryPaths {
         return candidates.filter { track in
             let shown = track.text(of: .path)
             return path.isEmpty || shown == path || shown.hasPrefix(prefix)
-        }.sorted { lhs, rhs in lhs.text(of: .path).utf8.lexicographicallyPrecedes(rhs.text(of: .path).utf8) }
+        }
     }
 }
 
@@ -67,6 +71,17 @@ struct MPDDirectoryTree {
             node = next
         }
         return node
+    }
+
+    /// Every track, a folder's files before its sub-folders', each by name.
+    var tracksInOrder: [Track] {
+        var tracks: [Track] = []
+        func walk(_ node: Node) {
+            tracks += Self.sortedFiles(node)
+            for (_, folder) in Self.sortedFolders(node) { walk(folder) }
+        }
+        walk(root)
+        return tracks
     }
 
     static func sortedFiles(_ node: Node) -> [Track] {

@@ -88,9 +88,14 @@ enum MPDSongWriter {
 }
 
 extension Track {
-    /// Whether the title came from a tag: without one qplay names the track after its file.
+    /// Whether the title came from a tag. Without one qplay names the track after its
+    /// file; the index does not keep which it was, so a title equal to the file name is
+    /// taken as a tag only when the file has other tags too (MPD shows no title for an
+    /// untagged file; a file tagged with nothing but its own name loses its title here).
     var hasTitleTag: Bool {
-        let name = path.lastComponent?.stem ?? ""
-        return !title.isEmpty && title != name
+        guard !title.isEmpty else { return false }
+        guard title == path.lastComponent?.stem else { return true }
+        return artist != nil || album != nil || albumArtist != nil || genre != nil || year != nil
+            || trackNumber != nil || discNumber != nil
     }
 }
