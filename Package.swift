@@ -181,6 +181,7 @@ let package = Package(
         fuzzTarget("line-framer", "LineFramer", ["QPlayProtocol"]),
         fuzzTarget("command-parsing", "CommandParsing", ["QPlayProtocol"]),
         fuzzTarget("status-format", "StatusFormat", ["QPlayProtocol"]),
+        fuzzTarget("mpd-line", "MPDLine", ["QPlayMPD"]),
         fuzzTarget("config", "Config", [
             "QPlayDaemon", .product(name: "SystemPackage", package: "swift-system"),
         ]),
