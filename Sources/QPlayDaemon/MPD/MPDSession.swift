@@ -35,19 +35,20 @@ struct MPDSession {
             }
             return .replyAndClose([])
         }
-        let request: MPDRequest
+        let step: MPDCommandListStep
         do {
-            request = try MPDRequestParser.parse(line)
+            let request = try MPDRequestParser.parse(line)
+            // A `noidle` after an event already answered the idle is ignored, as by MPD.
+            if request.name == "noidle" { return .reply([]) }
+            step = commandList.feed(request)
         } catch {
-            return .reply(Array(error.ackLine(index: 0).utf8))
+            step = commandList.feed(unparsable: error)
         }
-        // A `noidle` after an event already answered the idle is ignored, as by MPD.
-        if request.name == "noidle" { return .reply([]) }
-        switch commandList.feed(request) {
+        switch step {
         case .buffered:
             return .reply([])
         case .failed(let error):
-            return .reply(Array(error.ackLine(index: 0).utf8))
+            return failed(error, index: 0, after: MPDResponse())
         case .run(let request):
             var response = MPDResponse()
             let (ok, effect) = await run(request, index: 0, into: &response)
@@ -60,16 +61,42 @@ struct MPDSession {
                 return .idle
             }
         case .runList(let requests, let okEach):
-            var response = MPDResponse()
-            var closes = false
-            for (index, request) in requests.enumerated() {
-                let (ok, effect) = await run(request, index: index, into: &response)
-                guard ok else { return closes ? .replyAndClose(response.bytes) : .reply(response.bytes) }
-                if case .close = effect { closes = true }
-                if okEach { response.listOK() }
-            }
-            response.ok()
-            return closes ? .replyAndClose(response.bytes) : .reply(response.bytes)
+            return await runList(requests, okEach: okEach, then: nil)
+        case .runListThenFail(let requests, let okEach, let failure, let index):
+            return await runList(requests, okEach: okEach, then: (failure, index))
+        }
+    }
+
+    /// A command list: each command in turn, `list_OK` after each with
+    /// `command_list_ok_begin`, one `OK` at the end; the first failure's ACK (with its
+    /// index) ends it. `idle` inside a list is answered at once, not waited for.
+    private mutating func runList(_ requests: [MPDRequest], okEach: Bool, then failure: (MPDError, Int)?) async -> Outcome {
+        var response = MPDResponse()
+        var closes = false
+        for (index, request) in requests.enumerated() {
+            let (ok, effect) = await run(request, index: index, into: &response)
+            guard ok else { return closes ? .replyAndClose(response.bytes) : .reply(response.bytes) }
+            if case .close = effect { closes = true }
+            if okEach { response.listOK() }
+        }
+        if let (error, index) = failure { return failed(error, index: index, after: response) }
+        response.ok()
+        return closes ? .replyAndClose(response.bytes) : .reply(response.bytes)
+    }
+
+    /// An error the codec raised before any command ran: MPD hangs up on lines that are
+    /// not its protocol at all, with or without the ACK.
+    private func failed(_ error: MPDError, index: Int, after response: MPDResponse) -> Outcome {
+        var response = response
+        switch error.closing {
+        case .keepOpen:
+            response.ack(error, index: index)
+            return .reply(response.bytes)
+        case .afterReply:
+            response.ack(error, index: index)
+            return .replyAndClose(response.bytes)
+        case .withoutReply:
+            return .replyAndClose(response.bytes)
         }
     }
 
