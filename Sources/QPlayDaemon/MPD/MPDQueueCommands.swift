@@ -108,10 +108,14 @@ enum MPDQueueCommands {
     private static func writeEntries(
         _ queue: QueueSnapshot, _ positions: Range<Int>, tags: Set<MPDTag>, into response: inout MPDResponse
     ) {
+        let mask = MPDTagMask(tags)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(positions.count * 320)
         for position in positions {
             let entry = queue.entries[position]
-            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: tags, into: &response)
+            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: mask, into: &bytes)
         }
+        response.append(bytes)
     }
 
     /// `plchanges VERSION [RANGE]`: qplay does not keep the version each entry last
