@@ -43,11 +43,12 @@ enum MPDDatabaseCommands {
         let window = arguments.window.map { $0.clamped(to: found.count) } ?? found.indices
         let mask = MPDTagMask(call.settings.tags)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(window.count * 320)
+        bytes.reserveCapacity(512)
         for track in found[window] {
+            bytes.removeAll(keepingCapacity: true)
             MPDSongWriter.write(track, position: nil, id: nil, tags: mask, into: &bytes)
+            call.response.append(bytes)
         }
-        call.response.append(bytes)
     }
 
     private static func findAdd(_ call: inout MPDCall, folded: Bool) async throws {

@@ -109,13 +109,16 @@ enum MPDQueueCommands {
         _ queue: QueueSnapshot, _ positions: Range<Int>, tags: Set<MPDTag>, into response: inout MPDResponse
     ) {
         let mask = MPDTagMask(tags)
+        // One song at a time through a small reused buffer: a buffer for the whole list
+        // would be a second copy of a megabyte-sized answer.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(positions.count * 320)
+        bytes.reserveCapacity(512)
         for position in positions {
             let entry = queue.entries[position]
+            bytes.removeAll(keepingCapacity: true)
             MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: mask, into: &bytes)
+            response.append(bytes)
         }
-        response.append(bytes)
     }
 
     /// `plchanges VERSION [RANGE]`: qplay does not keep the version each entry last

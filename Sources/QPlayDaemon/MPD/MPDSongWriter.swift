@@ -21,7 +21,7 @@ enum MPDSongWriter {
     /// The same into a byte buffer: a long list (`playlistinfo` of thousands) is built
     /// in one buffer, without a String per line.
     static func write(_ track: Track, position: Int?, id: EntryID?, tags: MPDTagMask, into bytes: inout [UInt8]) {
-        field("file: ", track.text(of: .path), &bytes)
+        appendPath(of: track, &bytes)
         bytes += "Last-Modified: ".utf8
         appendISODate(nanoseconds: track.modificationTime, &bytes)
         bytes.append(0x0A)
@@ -50,6 +50,28 @@ enum MPDSongWriter {
         bytes.append(0x0A)
         if let position { integerField("Pos: ", position, &bytes) }
         if let id { integerField("Id: ", Int(id), &bytes) }
+    }
+
+    /// `file: PATH`: the path's bytes as they are when they are UTF-8 (nearly always),
+    /// else as the library shows them (invalid bytes as U+FFFD).
+    private static func appendPath(of track: Track, _ bytes: inout [UInt8]) {
+        bytes += "file: ".utf8
+        let start = bytes.count
+        var ascii = true
+        track.path.withPlatformString { pointer in
+            var index = 0
+            while pointer[index] != 0 {
+                let byte = UInt8(bitPattern: pointer[index])
+                if byte >= 0x80 { ascii = false }
+                bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+                index += 1
+            }
+        }
+        if !ascii, String(validating: bytes[start...], as: UTF8.self) == nil {
+            bytes.removeSubrange(start...)
+            bytes += track.text(of: .path).utf8
+        }
+        bytes.append(0x0A)
     }
 
     /// `key` (with its ": ") and `value` on one line: a newline in a tag becomes a space,
@@ -203,8 +225,12 @@ extension Track {
     /// untagged file; a file tagged with nothing but its own name loses its title here).
     var hasTitleTag: Bool {
         guard !title.isEmpty else { return false }
-        guard title == path.lastComponent?.stem else { return true }
-        return artist != nil || album != nil || albumArtist != nil || genre != nil || year != nil
-            || trackNumber != nil || discNumber != nil
+        // The cheap checks first: parsing the path is the dearer part of a song's fields.
+        if artist != nil || album != nil || albumArtist != nil || genre != nil || year != nil || trackNumber != nil
+            || discNumber != nil
+        {
+            return true
+        }
+        return title != path.lastComponent?.stem
     }
 }
