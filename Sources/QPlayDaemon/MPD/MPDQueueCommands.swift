@@ -78,23 +78,23 @@ enum MPDQueueCommands {
             } else {
                 positions = queue.entries.indices
             }
-            writeEntries(queue, positions, tags: call.settings.tags, into: &call.response)
+            writeEntries(&call, queue, positions)
         },
         MPDCommand("playlistid", arguments: 0...1) { call in
             let queue = await call.context.player.queueSnapshot()
             guard let text = call.argument(0) else {
-                writeEntries(queue, queue.entries.indices, tags: call.settings.tags, into: &call.response)
+                writeEntries(&call, queue, queue.entries.indices)
                 return
             }
             let id = EntryID(try MPDArgument.unsigned(text))
             guard let position = queue.entries.firstIndex(where: { $0.id == id }) else {
                 throw MPDError(.noExist, "No such song")
             }
-            writeEntries(queue, position..<(position + 1), tags: call.settings.tags, into: &call.response)
+            writeEntries(&call, queue, position..<(position + 1))
         },
         MPDCommand("plchanges", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
-            writeEntries(queue, positions, tags: call.settings.tags, into: &call.response)
+            writeEntries(&call, queue, positions)
         },
         MPDCommand("plchangesposid", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
@@ -105,20 +105,8 @@ enum MPDQueueCommands {
         },
     ]
 
-    private static func writeEntries(
-        _ queue: QueueSnapshot, _ positions: Range<Int>, tags: Set<MPDTag>, into response: inout MPDResponse
-    ) {
-        let mask = MPDTagMask(tags)
-        // One song at a time through a small reused buffer: a buffer for the whole list
-        // would be a second copy of a megabyte-sized answer.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(512)
-        for position in positions {
-            let entry = queue.entries[position]
-            bytes.removeAll(keepingCapacity: true)
-            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: mask, into: &bytes)
-            response.append(bytes)
-        }
+    private static func writeEntries(_ call: inout MPDCall, _ queue: QueueSnapshot, _ positions: Range<Int>) {
+        call.context.queueListing.write(queue, positions, tags: MPDTagMask(call.settings.tags), into: &call.response)
     }
 
     /// `plchanges VERSION [RANGE]`: qplay does not keep the version each entry last

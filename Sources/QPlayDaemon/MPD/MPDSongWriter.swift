@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QPlayLibrary
 import QPlayMPD
 import QPlayModel
@@ -59,13 +62,12 @@ enum MPDSongWriter {
         let start = bytes.count
         var ascii = true
         track.path.withPlatformString { pointer in
-            var index = 0
-            while pointer[index] != 0 {
-                let byte = UInt8(bitPattern: pointer[index])
-                if byte >= 0x80 { ascii = false }
-                bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
-                index += 1
+            pointer.withMemoryRebound(to: UInt8.self, capacity: strlen(pointer) + 1) { raw in
+                bytes.append(contentsOf: UnsafeBufferPointer(start: raw, count: strlen(pointer)))
             }
+        }
+        for index in start..<bytes.count where bytes[index] >= 0x80 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            if bytes[index] >= 0x80 { ascii = false } else { bytes[index] = 0x20 }
         }
         if !ascii, String(validating: bytes[start...], as: UTF8.self) == nil {
             bytes.removeSubrange(start...)
@@ -195,7 +197,7 @@ enum MPDSongWriter {
 }
 
 /// The enabled tags as bits, for the per-song checks of long lists.
-struct MPDTagMask: Sendable {
+struct MPDTagMask: Sendable, Equatable {
     private var bits: UInt16 = 0
 
     init(_ tags: Set<MPDTag>) {
