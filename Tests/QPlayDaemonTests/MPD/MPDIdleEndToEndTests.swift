@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import QPlayTestSupport
 import Testing
 
@@ -87,8 +90,11 @@ struct MPDAccessEndToEndTests {
         #expect(try client.command("commands").contains("command: status"))
         // The password holds per connection.
         #expect(try mpd.client().command("currentsong").first?.hasPrefix("ACK [4@0]") == true)
-        // And on the Unix socket too.
+        // And on the Unix socket too, which only its owner may open.
         #expect(try MPDRawClient(path: mpd.socketPath).command("stats").first?.hasPrefix("ACK [4@0]") == true)
+        var info = stat()
+        #expect(stat(mpd.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
     }
 
     @Test func anExposedAddressWithoutAPasswordStopsQPlaydAtStart() throws {
