@@ -8,7 +8,8 @@ enum MPDConnectionCommands {
         MPDCommand("ping", beforePassword: true) { _ in },
         MPDCommand("close", beforePassword: true) { call in call.closes = true },
         MPDCommand("password", beforePassword: true, arguments: 1...1) { call in
-            guard call.settings.password == nil || call[0] == call.settings.password else {
+            // Without a configured password every password is wrong, as in MPD.
+            guard call[0] == call.settings.password else {
                 throw MPDError(.password, "incorrect password")
             }
             call.settings.authorized = true

@@ -73,6 +73,7 @@ struct MPDProtocolEndToEndTests {
         #expect(try client.command("save mylist") == ["ACK [5@0] {save} Stored playlists are disabled"])
         #expect(try client.command("ping \"unbalanced") == ["ACK [5@0] {} Missing closing '\"'"])
         #expect(try client.command("ping") == ["OK"], "the connection still serves")
+        #expect(try client.command("password any") == ["ACK [3@0] {password} incorrect password"], "none is set")
 
         // A list runs up to its first failure, whose ACK names its index.
         try client.send("command_list_ok_begin\nping\nstatus\nfrobnicate\nping\ncommand_list_end")
