@@ -146,6 +146,14 @@ enum MPDDatabaseCommands {
         // A tag qplay has no data for has only the empty value.
         let value: (Track) -> String = { track in tag.map { listValue($0, track) } ?? "" }
         let columns = groups + [tag].compactMap { $0 }
+        if groups.isEmpty {
+            // The common case (a tag's values): no row arrays.
+            let values = Set(found.lazy.map(value))
+            for text in values.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                call.response.field(columns.first?.rawValue ?? name, text)
+            }
+            return
+        }
         var rows = Set<[String]>()
         for track in found {
             rows.insert(groups.map { listValue($0, track) } + [value(track)])
@@ -196,11 +204,15 @@ enum MPDDatabaseCommands {
         guard let node = tree.node(at: uri) else {
             throw MPDError(.noExist, "No such directory")
         }
-        let tags = call.settings.tags
+        let tags = MPDTagMask(call.settings.tags)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
         func walk(_ node: MPDDirectoryTree.Node, _ prefix: String, _ response: inout MPDResponse) {
             for track in MPDDirectoryTree.sortedFiles(node) {
                 if info {
-                    MPDSongWriter.write(track, tags: tags, into: &response)
+                    scratch.removeAll(keepingCapacity: true)
+                    MPDSongWriter.write(track, position: nil, id: nil, tags: tags, into: &scratch)
+                    response.append(scratch)
                 } else {
                     response.field("file", track.text(of: .path))
                 }
