@@ -58,32 +58,33 @@ enum MPDSongWriter {
     /// `file: PATH`: the path's bytes as they are when they are UTF-8 (nearly always),
     /// else as the library shows them (invalid bytes as U+FFFD).
     private static func appendPath(of track: Track, _ bytes: inout [UInt8]) {
-        bytes += "file: ".utf8
-        let start = bytes.count
-        var ascii = true
+        var plain = true
         track.path.withPlatformString { pointer in
-            pointer.withMemoryRebound(to: UInt8.self, capacity: strlen(pointer) + 1) { raw in
-                bytes.append(contentsOf: UnsafeBufferPointer(start: raw, count: strlen(pointer)))
+            let count = strlen(pointer)
+            pointer.withMemoryRebound(to: UInt8.self, capacity: count) { raw in
+                let source = UnsafeBufferPointer(start: raw, count: count)
+                // ASCII without line breaks (nearly every path) is copied as it is.
+                plain = !source.contains { $0 >= 0x80 || $0 == 0x0A || $0 == 0x0D }
+                if plain {
+                    bytes += "file: ".utf8
+                    bytes.append(contentsOf: source)
+                    bytes.append(0x0A)
+                }
             }
         }
-        for index in start..<bytes.count where bytes[index] >= 0x80 || bytes[index] == 0x0A || bytes[index] == 0x0D {
-            if bytes[index] >= 0x80 { ascii = false } else { bytes[index] = 0x20 }
-        }
-        if !ascii, String(validating: bytes[start...], as: UTF8.self) == nil {
-            bytes.removeSubrange(start...)
-            bytes += track.text(of: .path).utf8
-        }
-        bytes.append(0x0A)
+        // Anything else as the library shows it: invalid UTF-8 as U+FFFD, a line break
+        // as a space.
+        if !plain { field("file: ", track.text(of: .path), &bytes) }
     }
 
     /// `key` (with its ": ") and `value` on one line: a newline in a tag becomes a space,
     /// as `MPDResponse.field` does.
     private static func field(_ key: StaticString, _ value: String, _ bytes: inout [UInt8]) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        let start = bytes.count
-        bytes += value.utf8
-        for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D {
-            bytes[index] = 0x20
+        if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            bytes += value.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+        } else {
+            bytes += value.utf8
         }
         bytes.append(0x0A)
     }
@@ -101,19 +102,14 @@ enum MPDSongWriter {
             appendInteger(value == Int.min ? Int.max : -value, &bytes)
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        // The digits backwards, then turned around in place.
+        let start = bytes.count
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
-        }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
     }
 
     /// A tag's text, nil when the track has none. A title is always there (qplay falls

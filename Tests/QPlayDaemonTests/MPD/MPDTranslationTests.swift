@@ -98,6 +98,20 @@ import Testing
         #expect(String(decoding: bare.bytes, as: UTF8.self).contains("Genre: Pop"))
     }
 
+    @Test func integersAndOddPathsAreWrittenAsMPDShowsThem() {
+        for (value, text) in [(0, "0"), (7, "7"), (1_234_567, "1234567"), (-42, "-42"), (Int.max, String(Int.max))] {
+            var bytes: [UInt8] = []
+            MPDSongWriter.appendInteger(value, &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == text)
+        }
+        var response = MPDResponse()
+        MPDSongWriter.write(Track(id: 1, path: "A/new\nline.mp3", title: "x"), tags: [], into: &response)
+        #expect(String(decoding: response.bytes, as: UTF8.self).hasPrefix("file: A/new line.mp3\nLast-Modified: "))
+        var accented = MPDResponse()
+        MPDSongWriter.write(Track(id: 1, path: "Café/Crème.mp3", title: "x"), tags: [], into: &accented)
+        #expect(String(decoding: accented.bytes, as: UTF8.self).hasPrefix("file: Café/Crème.mp3\n"))
+    }
+
     @Test func findIsExactSearchFoldsAndTheIndexNarrows() throws {
         let track = Track(id: 1, path: "Chloé/Café.mp3", title: "Café Crème", artist: "Chloé Dubois")
         let exact = try MPDTrackFilter(.compare(.tag(.artist), .equals, "Chloé Dubois"), folded: false)
