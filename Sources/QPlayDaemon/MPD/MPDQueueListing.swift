@@ -51,9 +51,12 @@ final class MPDQueueListing: Sendable {
         bytes.reserveCapacity(queue.entries.count * 320)
         var offsets: [Int] = []
         offsets.reserveCapacity(queue.entries.count + 1)
-        for (position, entry) in queue.entries.enumerated() {
+        let entries = queue.entries
+        for position in entries.indices {
             offsets.append(bytes.count)
-            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: key.tags, into: &bytes)
+            // Read in place: a copy of each entry would retain every string of its track.
+            MPDSongWriter.write(
+                entries[position].track, position: position, id: entries[position].id, tags: key.tags, into: &bytes)
         }
         offsets.append(bytes.count)
         return Listing(key: key, bytes: bytes, offsets: offsets)

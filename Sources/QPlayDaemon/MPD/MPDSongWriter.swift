@@ -81,10 +81,12 @@ enum MPDSongWriter {
     /// as `MPDResponse.field` does.
     private static func field(_ key: StaticString, _ value: String, _ bytes: inout [UInt8]) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            bytes += value.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
-        } else {
-            bytes += value.utf8
+        let start = bytes.count
+        bytes += value.utf8
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for index in start..<buffer.count where buffer[index] == 0x0A || buffer[index] == 0x0D {
+                buffer[index] = 0x20
+            }
         }
         bytes.append(0x0A)
     }
@@ -109,7 +111,15 @@ enum MPDSongWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
             rest /= 10
         } while rest > 0
-        bytes[start...].reverse()
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var low = start
+            var high = buffer.count - 1
+            while low < high {
+                buffer.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
+        }
     }
 
     /// A tag's text, nil when the track has none. A title is always there (qplay falls
