@@ -132,10 +132,10 @@ enum MPDPlaybackCommands {
         var output = EngineOutput()
         var position = at
         if engine.status(position: at).entry?.id != id || engine.status(position: at).state == .stopped {
-            output.merge(try engine.jump(entry: id, now: now, position: at))
+            output.append(try engine.jump(entry: id, now: now, position: at))
             position = 0
         }
-        output.merge(try engine.seek(to: seconds, now: now, position: position))
+        output.append(try engine.seek(to: seconds, now: now, position: position))
         return output
     }
 
@@ -149,16 +149,8 @@ enum MPDPlaybackCommands {
             let singleOn = newSingle ?? (status.repeatMode == .one || status.single)
             let mode: RepeatMode = repeatOn ? (singleOn ? .one : .all) : .off
             var output = engine.setRepeat(mode, now: now, position: at)
-            output.merge(engine.setSingle(singleOn, now: now, position: at))
+            output.append(engine.setSingle(singleOn, now: now, position: at))
             return output
         }
-    }
-}
-
-extension EngineOutput {
-    /// Another command's output after this one's; an event told once.
-    mutating func merge(_ other: EngineOutput) {
-        audio += other.audio
-        events += other.events.filter { !events.contains($0) }
     }
 }

@@ -22,7 +22,7 @@ enum MPDQueueCommands {
                 var output = EngineOutput()
                 // From the back, so the positions still to remove stay where they were.
                 for position in positions.reversed() {
-                    output.merge(try engine.remove(index: position, now: now, position: at))
+                    output.append(try engine.remove(index: position, now: now, position: at))
                 }
                 return output
             }
@@ -60,7 +60,7 @@ enum MPDQueueCommands {
             // SPEC §8: MPD's clear also stops.
             try await call.context.player.perform { engine, now, at in
                 var output = engine.clear(now: now, position: at)
-                output.merge(engine.stop(now: now, position: at))
+                output.append(engine.stop(now: now, position: at))
                 return output
             }
         },
@@ -153,10 +153,10 @@ enum MPDQueueCommands {
     ) throws(EngineError) -> EngineOutput {
         var output = EngineOutput()
         if to > block.lowerBound {
-            for _ in block { output.merge(try engine.move(from: block.lowerBound, to: to + block.count - 1, now: now, position: at)) }
+            for _ in block { output.append(try engine.move(from: block.lowerBound, to: to + block.count - 1, now: now, position: at)) }
         } else if to < block.lowerBound {
             for offset in 0..<block.count {
-                output.merge(try engine.move(from: block.lowerBound + offset, to: to + offset, now: now, position: at))
+                output.append(try engine.move(from: block.lowerBound + offset, to: to + offset, now: now, position: at))
             }
         }
         return output
