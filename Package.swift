@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "QPlayDaemon",
             dependencies: [
-                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
