@@ -15,13 +15,16 @@ public final class RealMPDProcess: @unchecked Sendable {
     public let musicDirectory: String
     public let port: Int
     public let logPath: String
+    /// A Unix socket MPD listens on besides its TCP port, when asked for.
+    public let socketPath: String?
     private var process: SpawnedProcess?
 
-    public init(music: String, directory: TemporaryDirectory = TemporaryDirectory("mpd")) throws {
+    public init(music: String, unixSocket: Bool = false, directory: TemporaryDirectory = TemporaryDirectory("mpd")) throws {
         self.directory = directory
         musicDirectory = music
         port = try FreeTCPPort.probe()
         logPath = directory.appending("mpd.log").string
+        socketPath = unixSocket ? directory.appending("mpd.sock").string : nil
     }
 
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
@@ -37,6 +40,7 @@ public final class RealMPDProcess: @unchecked Sendable {
             sticker_file "\(directory.appending("sticker.sql").string)"
             log_file "\(logPath)"
             bind_to_address "127.0.0.1"
+            \(socketPath.map { "bind_to_address \"\($0)\"" } ?? "")
             port "\(port)"
             auto_update "no"
             zeroconf_enabled "no"

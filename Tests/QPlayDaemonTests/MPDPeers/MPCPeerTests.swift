@@ -213,4 +213,28 @@ struct MPCPeerTests {
         try expectEvent("playlist", after: "del", "1")
         try expectEvent("options", after: "repeat", "on")
     }
+
+    @Test(arguments: MPDPeerKind.tested)
+    func unixSocketServesTheSameQueue(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let peer = try MPDPeer(kind, music: library.path.string, unixSocket: true)
+        defer { peer.stop() }
+        let socket = try #require(peer.socketPath)
+        // mpc takes a host that starts with "/" as a socket path (the port is unused).
+        let viaSocket = { (arguments: [String]) throws -> [String] in
+            let result = try runProcess(URL(fileURLWithPath: "/usr/bin/mpc"), ["-h", socket] + arguments, killAfter: 30)
+            #expect(result.status == 0, "\(kind): mpc -h \(socket) \(arguments): \(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        _ = try viaSocket(["add", Self.morning])
+        #expect(try peer.mpcLines("playlist") == ["Test Tones - Morning"])
+        try peer.mpcLines("add", Self.evening)
+        #expect(try viaSocket(["playlist"]) == ["Test Tones - Morning", "Test Tones - Evening"])
+        let mode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
+        if kind == .qplayd {
+            // qplayd's sockets are private to their user (MPD's follow its umask).
+            #expect(mode == 0o600, "\(kind): \(String(mode ?? 0, radix: 8))")
+        }
+    }
 }

@@ -20,23 +20,28 @@ final class MPDPeer: @unchecked Sendable {
     let kind: MPDPeerKind
     let host = "127.0.0.1"
     let port: Int
+    /// The Unix socket the server also listens on, when asked for.
+    let socketPath: String?
     private let reference: RealMPDProcess?
     /// qplayd, when that is the server (for checks through qplay's own protocol).
     let daemon: DaemonProcess?
 
-    init(_ kind: MPDPeerKind, music: String) throws {
+    init(_ kind: MPDPeerKind, music: String, unixSocket: Bool = false) throws {
         self.kind = kind
         switch kind {
         case .mpd:
-            let mpd = try RealMPDProcess(music: music)
+            let mpd = try RealMPDProcess(music: music, unixSocket: unixSocket)
             try mpd.start()
             reference = mpd
             daemon = nil
             port = mpd.port
+            socketPath = mpd.socketPath
         case .qplayd:
             let daemon = DaemonProcess(music: music)
             let port = try FreeTCPPort.probe()
-            try daemon.start(["--mpd", "\(host):\(port)"])
+            let socketPath = unixSocket ? daemon.directory.appending("mpd.sock").string : nil
+            try daemon.start(["--mpd", "\(host):\(port)"] + (socketPath.map { ["--mpd", $0] } ?? []))
+            self.socketPath = socketPath
             try daemon.waitForLibrary()
             reference = nil
             self.daemon = daemon
