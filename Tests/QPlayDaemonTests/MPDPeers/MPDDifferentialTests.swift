@@ -111,15 +111,7 @@ struct MPDDifferentialTests {
         "ping",
     ]
 
-    /// A difference qplayd is allowed: `request` nil = in every step; `fields` nil =
-    /// the whole response may differ, otherwise only lines with those keys.
-    struct Allowed {
-        var request: String?
-        var fields: [String]?
-        var reason: String
-    }
-
-    static let allowed: [Allowed] = []
+    static let allowed: [MPDTranscriptComparison.Allowed] = []
 
     @Test(arguments: MPDPeerKind.tested)
     func sameScriptSameAnswers(_ kind: MPDPeerKind) throws {
@@ -142,42 +134,13 @@ struct MPDDifferentialTests {
         #expect(actual.greeting == expected.greeting, "\(kind): \(actual.greeting)")
 
         // The real MPD against itself is compared without allowances.
-        let allowances = kind == .mpd ? [] : Self.allowed
-        var used = Set<Int>()
-        var unexplained: [String] = []
-        for (index, request) in Self.script.enumerated() {
-            let want = expected.responses[index]
-            let got = actual.responses[index]
-            guard want != got else { continue }
-            let matching = allowances.indices.filter { allowances[$0].request == nil || allowances[$0].request == request }
-            var explained = false
-            if let whole = matching.first(where: { allowances[$0].fields == nil }) {
-                explained = true
-                used.insert(whole)
-            } else {
-                // Lines of the allowed fields are set aside; the rest must be equal.
-                let fields = Set(matching.flatMap { allowances[$0].fields ?? [] })
-                func lines(_ response: [String], keyedIn keys: Set<String>) -> [String] {
-                    response.filter { line in keys.contains { line.hasPrefix("\($0): ") } }
-                }
-                let rest = { (response: [String]) in response.filter { lines([$0], keyedIn: fields).isEmpty } }
-                explained = rest(want) == rest(got)
-                for index in matching {
-                    let keys = Set(allowances[index].fields ?? [])
-                    if lines(want, keyedIn: keys) != lines(got, keyedIn: keys) { used.insert(index) }
-                }
-            }
-            if !explained {
-                unexplained.append(
-                    "step \(index + 1) `\(request.replacingOccurrences(of: "\n", with: "⏎"))`\n"
-                        + "  MPD:    \(want.joined(separator: " | "))\n  \(kind): \(got.joined(separator: " | "))")
-            }
-        }
-        #expect(unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(unexplained.joined(separator: "\n"))")
-        let stale = allowances.indices.filter { !used.contains($0) }.map { allowances[$0] }
+        let comparison = MPDTranscriptComparison(
+            script: Self.script, expected: expected.responses, actual: actual.responses,
+            allowed: kind == .mpd ? [] : Self.allowed, name: kind.rawValue)
+        #expect(comparison.unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(comparison.unexplained.joined(separator: "\n"))")
         #expect(
-            stale.isEmpty,
-            "allowed differences that no longer show (remove them here and in docs/MPD.md): \(stale.map { "\($0.request ?? "*") \($0.fields ?? []): \($0.reason)" })")
+            comparison.stale.isEmpty,
+            "allowed differences that no longer show (remove them here and in docs/MPD.md): \(comparison.stale)")
     }
 
     /// Sends each step on one connection and reads its one response, normalised.
