@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction (see docs/ARCHITECTURE.md):
 //   C bindings, QPlayModel → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol
-//   → QPlayDaemon → executables (qplayd, qplay)
+//   → QPlayDaemon → executables; QPlayMPD (MPD's text codec) beside QPlayProtocol (qplayd, qplay)
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
 // qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
@@ -100,6 +100,13 @@ let package = Package(
         // Kept free of NIO, GRDB and full Foundation so the CLI starts fast.
         .target(
             name: "QPlayProtocol",
+            dependencies: [],
+            swiftSettings: fuzzInstrumented + fuzzOptimized),
+        // MPD's text protocol: tokenizer, argument and filter parsers, response lines,
+        // command lists. Pure like QPlayProtocol (no NIO, no Foundation): the fuzz
+        // target drives it byte by byte.
+        .target(
+            name: "QPlayMPD",
             dependencies: [],
             swiftSettings: fuzzInstrumented + fuzzOptimized),
         // Daemon: socket server, command dispatch, persistence, configuration
@@ -217,6 +224,9 @@ let package = Package(
         .testTarget(
             name: "QPlayProtocolTests",
             dependencies: ["QPlayProtocol"]),
+        .testTarget(
+            name: "QPlayMPDTests",
+            dependencies: ["QPlayMPD"]),
         .testTarget(
             name: "QPlayDaemonTests",
             dependencies: ["QPlayDaemon", "QPlayModel", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),

@@ -21,7 +21,7 @@ let sampleTrack = Track(
 
 let sampleStatus = Status(
     state: .playing, track: sampleTrack, entry: 5, index: 2, position: 12.3456, duration: 183.456789,
-    queueLength: 4, queueModified: true, volume: 80, repeat: .all, shuffle: true, seeking: .forward,
+    queueLength: 4, queueModified: true, volume: 80, repeat: .all, shuffle: true, single: true, seeking: .forward,
     output: OutputStatus(name: "alsa:default", error: nil),
     replayGain: ReplayGainStatus(mode: "auto", gain: -6.0214, source: "album"))
 
@@ -51,7 +51,17 @@ struct WireTypeTests {
         #expect(track.format == nil && track.sampleRate == nil && track.channels == nil && track.bits == nil)
     }
 
-    @Test func trackRoundTrips() throws {
+    @Test func statusFromAnOlderDaemonDecodesWithSingleAndConsumeOff() throws {
+        var fields = try object(sampleStatus)
+        fields["single"] = nil
+        fields["consume"] = nil
+        let line = Array(try JSONEncoder().encode(JSONValue.object(fields)))
+        let status = try WireCoding.decode(Status.self, from: line)
+        #expect(status.single == false && status.consume == false)
+        #expect(status.shuffle)
+    }
+
+        @Test func trackRoundTrips() throws {
         var rounded = sampleTrack
         rounded.duration = 183.457
         #expect(try WireCoding.decode(Track.self, from: WireCoding.line(sampleTrack)) == rounded)
@@ -61,8 +71,10 @@ struct WireTypeTests {
         let fields = try object(sampleStatus)
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
-            "volume", "repeat", "shuffle", "seeking", "output", "storage_error", "replaygain",
+            "volume", "repeat", "shuffle", "single", "consume", "seeking", "output", "storage_error", "replaygain",
         ])
+        #expect(fields["single"] == .bool(true))
+        #expect(fields["consume"] == .bool(false))
         #expect(fields["storage_error"] == .null)
         #expect(fields["position"] == .number(12.346))
         #expect(fields["seeking"] == .string("forward"))

@@ -90,7 +90,7 @@ public enum Daemon {
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
             handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
             logger: log)
-        events.attach(server)
+        events.subscribe(server)
 
         // Listen for signals before anything can take a while.
         let (stopRequests, stopContinuation) = AsyncStream.makeStream(of: Int32.self)
