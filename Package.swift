@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "QPlayDaemon",
             dependencies: [
-                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -181,6 +181,7 @@ let package = Package(
         fuzzTarget("line-framer", "LineFramer", ["QPlayProtocol"]),
         fuzzTarget("command-parsing", "CommandParsing", ["QPlayProtocol"]),
         fuzzTarget("status-format", "StatusFormat", ["QPlayProtocol"]),
+        fuzzTarget("mpd-line", "MPDLine", ["QPlayMPD"]),
         fuzzTarget("config", "Config", [
             "QPlayDaemon", .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -101,9 +101,8 @@ extension PlayerEngine {
 
     /// The audio side's stream has ended (a track ended with no successor, or failed):
     /// `change` is made and its entry played, or single mode stops before it, or the
-    /// queue ends. The audio side is
-    /// silent already, so nothing is stopped; a `play` ends its scan, so a hold still
-    /// down carries on in the entry played next.
+    /// queue ends. The audio side is silent already, so nothing is stopped; a `play`
+    /// ends its scan, so a hold still down carries on in the entry played next.
     private mutating func carryOn(with change: TrackChange, into output: inout EngineOutput) {
         lastKnownPosition = 0
         commit(change, into: &output)

@@ -1,8 +1,8 @@
 /// What C's strtol/strtoul/strtod see in a string, which MPD's argument parsers
 /// accept or reject by: leading white space, a sign, decimal digits, and where the
 /// number ends. Written out rather than calling libc so the codec stays pure.
+/// `integer` is nil where there are no digits (strtol's end pointer stays at the start).
 struct CNumberScan {
-    /// Nil: no digits (strtol's end pointer stays at the start).
     let negative: Bool
     /// The magnitude, saturated at UInt64.max when it overflows.
     let magnitude: UInt64

@@ -38,10 +38,10 @@ extension MPDArgument {
     /// A decimal number (MPD's ParseCommandArgFloat, strtof): leading white space, a
     /// sign, a fraction and an exponent, "inf" and "nan" as C reads them.
     public static func number(_ text: String) throws(MPDError) -> Double {
-        let trimmed = Substring(text).drop { $0.isASCII && isCSpace($0.asciiValue!) }
-        guard let first = trimmed.unicodeScalars.first, first != "+" || trimmed.count > 1,
-            let value = Double(trimmed)
-        else { throw MPDError(.argument, "Float expected: \(text)") }
+        let bytes = text.utf8.drop { isCSpace($0) }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)) else {
+            throw MPDError(.argument, "Float expected: \(text)")
+        }
         return value
     }
 

@@ -8,6 +8,10 @@ public enum MPDCommandListStep: Sendable, Equatable {
     /// its index); `okEach` (`command_list_ok_begin`): `list_OK` after each success;
     /// one `OK` at the end when all succeeded.
     case runList([MPDRequest], okEach: Bool)
+    /// `command_list_end` of a list with a line that did not parse: run `requests` as
+    /// for `runList`, then answer `failure` as the ACK at `index` (where MPD, which
+    /// parses a listed line only when it runs it, reports it) instead of OK.
+    case runListThenFail([MPDRequest], okEach: Bool, failure: MPDError, index: Int)
     case failed(MPDError)
 }
 
@@ -15,6 +19,8 @@ public enum MPDCommandListStep: Sendable, Equatable {
 /// connection (client/Process.cxx, command/CommandListBuilder).
 public struct MPDCommandList: Sendable {
     private var buffered: [MPDRequest] = []
+    /// The first listed line that did not parse; MPD never runs past it.
+    private var failure: (error: MPDError, index: Int)?
     private var okEach = false
     private var size = 0
     public private(set) var isActive = false
@@ -30,9 +36,13 @@ public struct MPDCommandList: Sendable {
             if bare && request.name == "command_list_end" {
                 let list = buffered
                 let each = okEach
+                let failed = failure
                 reset()
-                return .runList(list, okEach: each)
+                guard let failed else { return .runList(list, okEach: each) }
+                return .runListThenFail(list, okEach: each, failure: failed.error, index: failed.index)
             }
+            // Nothing after a failing line runs.
+            guard failure == nil else { return .buffered }
             // Inside a list MPD keeps every other line as it is, a nested begin too
             // (which, run, is an unknown command).
             size += MPDQuoting.line(request.name, request.arguments).utf8.count + 1
@@ -57,7 +67,26 @@ public struct MPDCommandList: Sendable {
         }
     }
 
+    /// A line `MPDRequestParser` refused. Outside a list it fails now. Inside one MPD
+    /// keeps the raw line and fails it only when the list runs, at its place; a line
+    /// MPD hangs up on at once (one not starting with a lower-case letter) still fails
+    /// now.
+    public mutating func feed(unparsable error: MPDError) -> MPDCommandListStep {
+        guard isActive, error.closing != .withoutReply else {
+            if error.closing == .withoutReply { reset() }
+            return .failed(error)
+        }
+        if failure == nil {
+            // MPD's quirk, kept since clients see it: a malformed command word is
+            // reported at its place in the list, a malformed argument at index 0.
+            let index = error.closing == .afterReply || error.code != .unknown ? buffered.count : 0
+            failure = (error, index)
+        }
+        return .buffered
+    }
+
     private mutating func reset() {
+        failure = nil
         buffered = []
         okEach = false
         size = 0

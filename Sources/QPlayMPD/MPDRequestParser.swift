@@ -22,8 +22,9 @@ public enum MPDRequestParser {
         return MPDRequest(name: name, arguments: arguments)
     }
 
-    /// MPD's COMMAND_ARGV_MAX.
-    public static let maximumArguments = 4096
+    /// MPD keeps a command's words in an array of 64 (COMMAND_ARGV_MAX) and refuses the
+    /// line once it is full: 63 arguments at most (seen from MPD 0.23).
+    public static let maximumArguments = 63
 }
 
 private struct Tokenizer {
