@@ -11,7 +11,7 @@ enum MPDPeerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// The servers the peer tests run against.
-    static let tested: [MPDPeerKind] = [.mpd]
+    static let tested: [MPDPeerKind] = [.mpd, .qplayd]
 }
 
 /// One running MPD-protocol server on a loopback port, serving `music`, with the real
@@ -133,5 +133,21 @@ func peerLibrary() throws -> TemporaryDirectory {
             atPath: target.removingLastComponent().string, withIntermediateDirectories: true)
         try library.copy(SampleCatalog.directory.appending(file), to: target)
     }
+    // Fixed times, the folders newer than their files (as after a file was removed), so
+    // every run sees the same Last-Modified lines and the same folder-time difference.
+    let manager = FileManager.default
+    let entries = try manager.subpathsOfDirectory(atPath: library.path.string).map { library.appending($0).string }
+    for (path, isFolder) in entries.map({ ($0, (try? manager.destinationOfSymbolicLink(atPath: $0)) == nil && isDirectory($0)) })
+        .sorted(by: { !$0.1 && $1.1 })
+    {
+        let date = Date(timeIntervalSince1970: isFolder ? 1_717_200_000 : 1_704_067_200)
+        try manager.setAttributes([.modificationDate: date], ofItemAtPath: path)
+    }
+    try manager.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_717_200_000)], ofItemAtPath: library.path.string)
     return library
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    var folder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
 }

@@ -10,8 +10,12 @@ struct MPDResponseNormalizer {
     /// Timing and counter fields: the playlist version counts every edit since the
     /// server's start; the others depend on the clock, the load or the output.
     static let blankedFields: Set<String> = [
-        "playlist", "elapsed", "time", "bitrate", "uptime", "playtime", "db_update", "updating_db",
+        "playlist", "elapsed", "time", "uptime", "playtime", "db_update", "updating_db",
     ]
+
+    /// Fields whose very presence depends on timing: `audio` and `bitrate` show once the
+    /// decoder has opened the file, which a paused or just started player may not have.
+    static let droppedFields: Set<String> = ["audio", "bitrate"]
 
     private var ids: [String: Int] = [:]
     private var rawIDs: [Int: String] = [:]
@@ -27,7 +31,9 @@ struct MPDResponseNormalizer {
     }
 
     mutating func response(_ lines: [String]) -> [String] {
-        lines.map { line in
+        lines.filter { line in
+            !(line.range(of: ": ").map { Self.droppedFields.contains(String(line[..<$0.lowerBound])) } ?? false)
+        }.map { line in
             if line.hasPrefix("OK MPD ") { return "OK MPD <version>" }
             guard let colon = line.range(of: ": ") else { return line }
             let key = String(line[..<colon.lowerBound])

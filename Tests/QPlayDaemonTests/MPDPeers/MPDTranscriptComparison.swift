@@ -1,14 +1,31 @@
 /// Compares two servers' normalised responses to the same script, step by step, against
 /// a list of allowed differences.
 struct MPDTranscriptComparison {
-    /// A difference the candidate is allowed: `request` nil = in every step; `fields`
-    /// nil = the whole response may differ, otherwise only the lines with those keys.
+    /// What an allowed difference lets differ.
+    enum Leeway: CustomStringConvertible {
+        /// The whole response.
+        case wholeResponse
+        /// Only the lines with these keys (their values, presence and places).
+        case fields([String])
+        /// Only the order of the lines within each song or folder of the response.
+        case order
+
+        var description: String {
+            switch self {
+            case .wholeResponse: "whole response"
+            case .fields(let keys): keys.joined(separator: ", ")
+            case .order: "order within a song"
+            }
+        }
+    }
+
+    /// A difference the candidate is allowed; `request` nil: in every step.
     struct Allowed: CustomStringConvertible {
         var request: String?
-        var fields: [String]?
+        var leeway: Leeway
         var reason: String
 
-        var description: String { "\(request ?? "*") \(fields ?? ["whole response"]): \(reason)" }
+        var description: String { "\(request ?? "every request") [\(leeway)]: \(reason)" }
     }
 
     /// The differing steps no allowance explains, readable.
@@ -24,16 +41,19 @@ struct MPDTranscriptComparison {
             guard want != got else { continue }
             let matching = allowed.indices.filter { allowed[$0].request == nil || allowed[$0].request == request }
             var explained: Bool
-            if let whole = matching.first(where: { allowed[$0].fields == nil }) {
+            if let whole = matching.first(where: {
+                if case .wholeResponse = allowed[$0].leeway { true } else { false }
+            }) {
                 explained = true
                 used.insert(whole)
             } else {
-                // Lines of the allowed fields are set aside; the rest must be equal.
-                let fields = Set(matching.flatMap { allowed[$0].fields ?? [] })
-                explained = Self.lines(want, without: fields) == Self.lines(got, without: fields)
-                for allowance in matching {
-                    let keys = Set(allowed[allowance].fields ?? [])
-                    if Self.lines(want, keyedIn: keys) != Self.lines(got, keyedIn: keys) { used.insert(allowance) }
+                let leeways = matching.map { allowed[$0].leeway }
+                explained = Self.loosened(want, leeways) == Self.loosened(got, leeways)
+                // An allowance is used when it is needed: the step would differ without it.
+                for (position, allowance) in matching.enumerated() where explained {
+                    var others = leeways
+                    others.remove(at: position)
+                    if Self.loosened(want, others) != Self.loosened(got, others) { used.insert(allowance) }
                 }
             }
             if !explained {
@@ -45,15 +65,27 @@ struct MPDTranscriptComparison {
         stale = allowed.indices.filter { !used.contains($0) }.map { allowed[$0] }
     }
 
-    private static func key(_ line: String) -> String? {
-        line.range(of: ": ").map { String(line[..<$0.lowerBound]) }
-    }
-
-    private static func lines(_ response: [String], keyedIn keys: Set<String>) -> [String] {
-        response.filter { key($0).map(keys.contains) ?? false }
-    }
-
-    private static func lines(_ response: [String], without keys: Set<String>) -> [String] {
-        response.filter { !(key($0).map(keys.contains) ?? false) }
+    /// The response with what the leeways allow to differ taken out.
+    private static func loosened(_ response: [String], _ leeways: [Leeway]) -> [[String]] {
+        var keys = Set<String>()
+        var orderFree = false
+        for leeway in leeways {
+            switch leeway {
+            case .fields(let names): keys.formUnion(names)
+            case .order: orderFree = true
+            case .wholeResponse: break
+            }
+        }
+        let kept = response.filter { line in !(line.range(of: ": ").map { keys.contains(String(line[..<$0.lowerBound])) } ?? false) }
+        // Songs and folders start with their `file:`/`directory:` line.
+        var blocks: [[String]] = []
+        for line in kept {
+            if blocks.isEmpty || line.hasPrefix("file: ") || line.hasPrefix("directory: ") {
+                blocks.append([line])
+            } else {
+                blocks[blocks.count - 1].append(line)
+            }
+        }
+        return orderFree ? blocks.map { [$0[0]] + $0.dropFirst().sorted() } : blocks
     }
 }

@@ -21,32 +21,51 @@ struct MPDTranscriptComparisonTests {
 
         let byField = MPDTranscriptComparison(
             script: script, expected: expected, actual: actual,
-            allowed: [Allowed(request: nil, fields: ["duration"], reason: "trimmed")], name: "x")
+            allowed: [Allowed(request: nil, leeway: .fields(["duration"]), reason: "trimmed")], name: "x")
         #expect(byField.unexplained.isEmpty && byField.stale.isEmpty)
 
         // An allowance for another field does not cover it.
         let otherField = MPDTranscriptComparison(
             script: script, expected: expected, actual: actual,
-            allowed: [Allowed(request: "currentsong", fields: ["Time"], reason: "other")], name: "x")
+            allowed: [Allowed(request: "currentsong", leeway: .fields(["Time"]), reason: "other")], name: "x")
         #expect(otherField.unexplained.count == 1 && otherField.stale.count == 1)
 
         // A field allowance does not hide a difference elsewhere in the response.
         actual[1][0] = "file: b.mp3"
         let extra = MPDTranscriptComparison(
             script: script, expected: expected, actual: actual,
-            allowed: [Allowed(request: "currentsong", fields: ["duration"], reason: "trimmed")], name: "x")
-        #expect(extra.unexplained.count == 1 && extra.stale.isEmpty)
+            allowed: [Allowed(request: "currentsong", leeway: .fields(["duration"]), reason: "trimmed")], name: "x")
+        #expect(extra.unexplained.count == 1)
 
         let whole = MPDTranscriptComparison(
             script: script, expected: expected, actual: actual,
-            allowed: [Allowed(request: "currentsong", fields: nil, reason: "different")], name: "x")
+            allowed: [Allowed(request: "currentsong", leeway: .wholeResponse, reason: "different")], name: "x")
         #expect(whole.unexplained.isEmpty && whole.stale.isEmpty)
+    }
+
+    @Test func orderLeewayAllowsOnlyTheOrderWithinASong() {
+        let script = ["playlistinfo"]
+        let mpd = [["file: a.flac", "Title: A", "Artist: X", "file: b.flac", "Title: B", "Artist: Y", "OK"]]
+        let order = [Allowed(request: nil, leeway: .order, reason: "file order")]
+        let reordered = [["file: a.flac", "Artist: X", "Title: A", "file: b.flac", "Title: B", "Artist: Y", "OK"]]
+        let passing = MPDTranscriptComparison(script: script, expected: mpd, actual: reordered, allowed: order, name: "x")
+        #expect(passing.unexplained.isEmpty && passing.stale.isEmpty)
+        // A tag moved to another song is not an order difference.
+        let moved = [["file: a.flac", "Title: A", "file: b.flac", "Artist: X", "Title: B", "Artist: Y", "OK"]]
+        let failing = MPDTranscriptComparison(script: script, expected: mpd, actual: moved, allowed: order, name: "x")
+        #expect(failing.unexplained.count == 1)
+        // Both leeways at once: each is needed, neither is stale.
+        let both = [["file: a.flac", "Artist: X", "Title: A", "duration: 1", "file: b.flac", "Title: B", "Artist: Y", "OK"]]
+        let combined = MPDTranscriptComparison(
+            script: script, expected: mpd, actual: both,
+            allowed: order + [Allowed(request: nil, leeway: .fields(["duration"]), reason: "d")], name: "x")
+        #expect(combined.unexplained.isEmpty && combined.stale.isEmpty)
     }
 
     @Test func anAllowanceThatExplainsNothingIsStale() {
         let comparison = MPDTranscriptComparison(
             script: script, expected: expected, actual: expected,
-            allowed: [Allowed(request: "status", fields: nil, reason: "gone")], name: "x")
+            allowed: [Allowed(request: "status", leeway: .wholeResponse, reason: "gone")], name: "x")
         #expect(comparison.unexplained.isEmpty)
         #expect(comparison.stale.map(\.reason) == ["gone"])
     }
