@@ -76,6 +76,32 @@ struct PythonMPDPeerTests {
         other.add("Various/Straße.mp3")
         thread.join(20)
         out["final_status"] = c.status()
+
+        # Transport, modes and queue edits through the API.
+        c.play(0)
+        c.next()
+        out["after_next"] = c.status()["song"]
+        c.previous()
+        out["after_previous"] = c.status()["song"]
+        c.pause(1)
+        c.repeat(1); c.random(1); c.single(1); c.consume(1)
+        modes = c.status()
+        out["modes_on"] = [modes[k] for k in ("repeat", "random", "single", "consume")]
+        c.repeat(0); c.random(0); c.single(0); c.consume(0)
+        c.stop()
+        out["stopped"] = c.status()["state"]
+        c.clear()
+        for f in ["Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3",
+                  "Various/Straße.mp3", "Compilations/Disc Two Opener.mp3"]:
+            c.add(f)
+        c.move(0, 3)
+        c.delete((1, 3))
+        out["after_move_delete"] = c.playlist()
+        songs = c.playlistinfo()
+        c.moveid(songs[1]["id"], 0)
+        c.deleteid(songs[0]["id"])
+        out["after_moveid_deleteid"] = c.playlist()
+        out["playlist_version_grows"] = int(c.status()["playlist"]) > int(out["final_status"]["playlist"])
         other.close()
         c.close()
         print(json.dumps(out))
@@ -144,6 +170,15 @@ struct PythonMPDPeerTests {
         #expect(result["idle_mixer"] as? [String] == ["mixer"], "\(kind): \(result)")
         #expect(result["idle_playlist"] as? [String] == ["playlist"], "\(kind): \(result)")
         let final = try #require(result["final_status"] as? [String: String], "\(kind): \(result)")
+        #expect(result["after_next"] as? String == "1" && result["after_previous"] as? String == "0", "\(kind): \(result)")
+        #expect(result["modes_on"] as? [String] == ["1", "1", "1", "1"], "\(kind): \(result)")
+        #expect(result["stopped"] as? String == "stop", "\(kind): \(result)")
+        #expect(
+            result["after_move_delete"] as? [String]
+                == ["file: Test Tones/Day Cycle/02 Evening.mp3", "file: Test Tones/Day Cycle/01 Morning.mp3"],
+            "\(kind): \(result)")
+        #expect(result["after_moveid_deleteid"] as? [String] == ["file: Test Tones/Day Cycle/01 Morning.mp3"], "\(kind): \(result)")
+        #expect(result["playlist_version_grows"] as? Bool == true, "\(kind): \(result)")
         #expect(final["volume"] == "61" && final["playlistlength"] == "4", "\(kind): \(final)")
     }
 }
