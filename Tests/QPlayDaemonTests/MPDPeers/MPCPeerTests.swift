@@ -237,4 +237,45 @@ struct MPCPeerTests {
             #expect(mode == 0o600, "\(kind): \(String(mode ?? 0, radix: 8))")
         }
     }
+
+    /// Single and consume play out on the real clock: 3 s tracks, waits bounded only
+    /// against a hang.
+    @Test(arguments: MPDPeerKind.tested)
+    func singleStopsAfterTheTrackAndConsumeRemovesIt(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let peer = try MPDPeer(kind, music: library.path.string)
+        defer { peer.stop() }
+        let love = ["Test Tones/Love Songs/01 Love Song.mp3", "Test Tones/Love Songs/02 Endless Love.mp3", "Test Tones/Love Songs/03 Love Theme.mp3"]
+        try peer.mpcLines(arguments: ["add"] + love)
+
+        // Consume: the track that ended leaves the list, the next one plays.
+        try peer.mpcLines("consume", "on")
+        try peer.mpcLines("play")
+        try waitUntil("\(kind): the first track consumed", limit: 30) { try peer.mpcLines("playlist").count == 2 }
+        #expect(try peer.mpcLines("playlist") == ["Test Tones - Endless Love", "Test Tones - Love Theme"])
+        var status = try peer.mpcLines("status")
+        #expect(status.first == "Test Tones - Endless Love", "\(kind): \(status)")
+        #expect(status.dropFirst().first?.hasPrefix("[playing] #1/2") == true, "\(kind): \(status)")
+        try peer.mpcLines("consume", "off")
+
+        // Single without repeat: playback ends with this track; the list stays. MPD 0.23
+        // then pauses at the start of the next entry, qplay stops (SPEC §8; docs/MPD.md
+        // lists the difference).
+        status = try peer.mpcLines("single", "on")
+        #expect(status.last?.hasSuffix("single: on    consume: off") == true, "\(kind): \(status)")
+        try waitUntil("\(kind): playback ended after the track", limit: 30) {
+            try peer.mpcLines("status").dropFirst().first?.hasPrefix("[playing]") != true
+        }
+        status = try peer.mpcLines("status")
+        switch kind {
+        case .mpd:
+            #expect(status.first == "Test Tones - Love Theme", "\(kind): \(status)")
+            #expect(status.dropFirst().first == "[paused]  #2/2   0:00/0:03 (0%)", "\(kind): \(status)")
+        case .qplayd:
+            #expect(status.count == 1, "\(kind): \(status)")
+        }
+        #expect(status.last?.contains("single: on") == true, "\(kind): \(status)")
+        #expect(try peer.mpcLines("playlist") == ["Test Tones - Endless Love", "Test Tones - Love Theme"])
+    }
 }
