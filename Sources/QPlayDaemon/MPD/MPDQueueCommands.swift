@@ -108,9 +108,16 @@ enum MPDQueueCommands {
     private static func writeEntries(
         _ queue: QueueSnapshot, _ positions: Range<Int>, tags: Set<MPDTag>, into response: inout MPDResponse
     ) {
+        let mask = MPDTagMask(tags)
+        // One song at a time through a small reused buffer: a buffer for the whole list
+        // would be a second copy of a megabyte-sized answer.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
         for position in positions {
             let entry = queue.entries[position]
-            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: tags, into: &response)
+            bytes.removeAll(keepingCapacity: true)
+            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: mask, into: &bytes)
+            response.append(bytes)
         }
     }
 
