@@ -224,6 +224,11 @@ enum MPDDatabaseCommands {
                 walk(folder, path, &response)
             }
         }
+        // MPD names the folder asked for first (not the root, which has no name).
+        if !uri.isEmpty {
+            call.response.field("directory", uri)
+            if info { call.response.field("Last-Modified", MPDSongWriter.isoDate(nanoseconds: node.modified)) }
+        }
         walk(node, uri, &call.response)
     }
 

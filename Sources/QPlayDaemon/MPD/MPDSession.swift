@@ -105,6 +105,14 @@ struct MPDSession {
         case idle(MPDSubsystems)
     }
 
+    /// MPD's three messages for an argument count out of range: "wrong number" when the
+    /// command takes exactly one count, else "too few" or "too many" (clients show them).
+    static func arityError(_ command: MPDCommand, count: Int) -> MPDError {
+        let problem =
+            command.arguments.count == 1 ? "wrong number of" : count < command.arguments.lowerBound ? "too few" : "too many"
+        return MPDError(.argument, "\(problem) arguments for \"\(command.name)\"", command: command.name)
+    }
+
     /// Runs one command into `response`; false when it failed (its ACK is written).
     private mutating func run(_ request: MPDRequest, index: Int, into response: inout MPDResponse) async -> (Bool, Effect) {
         guard let command = MPDCommandTable.command(named: request.name) else {
@@ -118,9 +126,7 @@ struct MPDSession {
             return (false, .none)
         }
         guard command.arguments.contains(request.arguments.count) else {
-            append(
-                MPDError(.argument, "wrong number of arguments for \"\(command.name)\"", command: command.name),
-                index: index, to: &response)
+            append(Self.arityError(command, count: request.arguments.count), index: index, to: &response)
             return (false, .none)
         }
         var call = MPDCall(context: context, arguments: request.arguments, response: response, settings: settings)
