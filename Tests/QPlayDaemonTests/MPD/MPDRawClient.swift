@@ -162,6 +162,18 @@ struct MPDDaemon {
         if let config { arguments += ["--config", try daemon.writeConfig(config)] }
         try daemon.start(arguments)
         try daemon.waitForLibrary()
+        try waitForScanEnd()
+    }
+
+    /// The start-up scan's end is an `update` event for every connection open then: a
+    /// client made after it sees only what its test does. (With a password set, `status`
+    /// is refused before `password`, and those tests do not wait on idle.)
+    private func waitForScanEnd() throws {
+        let probe = try client()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while let status = try? probe.fields("status"), status["updating_db"] != nil, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     func client() throws -> MPDRawClient {
