@@ -141,10 +141,17 @@ extension PlayerEngine {
     }
 
     public mutating func setRepeat(_ mode: RepeatMode, now: Duration, position: Double) -> EngineOutput {
+        setOption(\.repeatMode, to: mode, position: position)
+    }
+
+    /// An option that only changes what comes next: the successor is announced again.
+    private mutating func setOption<Value: Equatable>(
+        _ option: WritableKeyPath<PlayerEngine, Value>, to value: Value, position: Double
+    ) -> EngineOutput {
         lastKnownPosition = position
         var output = EngineOutput()
-        guard mode != repeatMode else { return output }
-        repeatMode = mode
+        guard self[keyPath: option] != value else { return output }
+        self[keyPath: option] = value
         output.notify(.player)
         announceSuccessor(into: &output)
         return output
@@ -174,13 +181,7 @@ extension PlayerEngine {
     /// With repeat one or all, repeat decides (the MPD frontend maps MPD's repeat with
     /// single onto repeat one).
     public mutating func setSingle(_ on: Bool, now: Duration, position: Double) -> EngineOutput {
-        lastKnownPosition = position
-        var output = EngineOutput()
-        guard on != single else { return output }
-        single = on
-        output.notify(.player)
-        announceSuccessor(into: &output)
-        return output
+        setOption(\.single, to: on, position: position)
     }
 
     /// Consume (MPD's `consume`): an entry leaves the collection once it has been played,
@@ -188,12 +189,6 @@ extension PlayerEngine {
     /// repeat one plays it again). The removal is an edit made at the track change, so
     /// it never interrupts the sound and the queue stays installed.
     public mutating func setConsume(_ on: Bool, now: Duration, position: Double) -> EngineOutput {
-        lastKnownPosition = position
-        var output = EngineOutput()
-        guard on != consume else { return output }
-        consume = on
-        output.notify(.player)
-        announceSuccessor(into: &output)
-        return output
+        setOption(\.consume, to: on, position: position)
     }
 }

@@ -90,6 +90,19 @@ public final class LineSocketClient {
         }
     }
 
+    /// True once the server has closed the connection (reading gives end of file or a
+    /// reset); false when it is still open after `seconds`. What it reads is dropped.
+    public func isClosedByServer(within seconds: Int = 10) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+    }
+
     /// The next line decoded as a JSON object.
     public func readObject() throws -> [String: Any] {
         let line = try readLine()

@@ -46,6 +46,11 @@ extension LineSocketClient {
 
     /// `status` as a dictionary.
     public func mpdStatus() throws -> [String: String] {
-        Dictionary(try mpdFields("status").map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        try mpdDictionary("status")
+    }
+
+    /// The fields of a response that must end in `OK`, a key seen twice keeping the first.
+    public func mpdDictionary(_ line: String) throws -> [String: String] {
+        Dictionary(try mpdFields(line).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -159,22 +159,10 @@ final class MPDServer: Sendable {
 
     /// A Unix-socket peer must be this user, as on qplay's own socket.
     private func admitLocal(_ channel: any Channel) -> EventLoopFuture<Void> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
-        }
-        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.flatMapThrowing { [self] peer in
-            guard peer.uid == self.configuration.allowedUID else {
-                self.logger.warning(
-                    "refused an MPD client of another user", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
-                throw PeerRefused()
-            }
-            try self.setUp(channel)
-        }
+        PeerCredentials.requireUser(configuration.allowedUID, of: channel, logger: logger, client: "an MPD client")
+            .flatMapThrowing { [self] in try self.setUp(channel) }
     }
 
-    private struct PeerRefused: Error {}
     private struct ServerStopped: Error {}
     private struct TooMany: Error {}
 

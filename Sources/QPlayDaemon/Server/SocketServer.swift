@@ -183,22 +183,10 @@ public final class SocketServer: Sendable {
 
     /// Checks the peer's uid, then sets the connection up.
     private func admit(_ channel: any Channel) -> EventLoopFuture<Void> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
-        }
-        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.flatMapThrowing { [self] peer in
-            guard peer.uid == self.configuration.allowedUID else {
-                self.logger.warning(
-                    "refused a client of another user", metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
-                throw PeerRefused()
-            }
-            try self.setUp(channel)
-        }
+        PeerCredentials.requireUser(configuration.allowedUID, of: channel, logger: logger, client: "a client")
+            .flatMapThrowing { [self] in try self.setUp(channel) }
     }
 
-    private struct PeerRefused: Error {}
     private struct ServerStopped: Error {}
 
     private enum Admission {

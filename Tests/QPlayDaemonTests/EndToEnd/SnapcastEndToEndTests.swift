@@ -31,7 +31,7 @@ struct SnapcastEndToEndTests {
         defer { snap.remove() }
         let fifo = snap.appending("snapfifo").string
         let heard = snap.appending("client.raw").string
-        let port = try Self.freeLoopbackPort()
+        let port = try FreeTCPPort.probe()
         let config = snap.appending("snapserver.conf").string
         try Data(
                 """
@@ -124,25 +124,6 @@ struct SnapcastEndToEndTests {
         if order != order.sorted() || !after.contains(6) {
             Issue.record(Comment(rawValue: "snapserver/snapclient log:\n\((try? String(contentsOfFile: logs, encoding: .utf8)) ?? "")\nqplayd log:\n\(daemon.log)"))
         }
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on now.
-    static func freeLoopbackPort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw LineSocketClient.Failure(description: "socket: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw LineSocketClient.Failure(description: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     static func frames(_ path: String) -> Int {

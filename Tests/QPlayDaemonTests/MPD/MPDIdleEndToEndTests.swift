@@ -100,7 +100,7 @@ struct MPDAccessEndToEndTests {
     @Test func anExposedAddressWithoutAPasswordStopsQPlaydAtStart() throws {
         let daemon = DaemonProcess()
         defer { daemon.directory.remove() }
-        let port = try freeLoopbackPort()
+        let port = try FreeTCPPort.probe()
         let result = try runProcess(
             BuiltProducts.url("qplayd"), daemon.standardArguments + ["--mpd", "0.0.0.0:\(port)"],
             environment: daemon.environment, killAfter: 30)
