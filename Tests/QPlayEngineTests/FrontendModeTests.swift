@@ -293,6 +293,31 @@ import Testing
         #expect(h.status.next?.track.title == "C")
     }
 
+    @Test func aKeptPlanOfTheNextEntryIsTheFreshOneAndFollowsEveryChange() throws {
+        var h = Harness()
+        try h.add((0..<40).map { track("T\($0)", seconds: 10) })
+        h.act { $0.setShuffle(true, now: $1, position: $2) }
+        h.act { $0.stop(now: $1, position: $2) }
+        func expectKeptPlanIsFresh(_ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+            let fresh = h.status.next
+            h.engine.refreshUpcoming()
+            #expect(h.status.next == fresh, comment, sourceLocation: sourceLocation)
+        }
+        expectKeptPlanIsFresh("stopped, shuffled")
+        let planned = try #require(h.status.next).id
+        try h.act { try $0.remove(entry: planned, now: $1, position: $2) }
+        #expect(h.status.next != nil)
+        expectKeptPlanIsFresh("the planned entry removed: a modified collection to install")
+        try h.add([track("New", seconds: 10)])
+        expectKeptPlanIsFresh("an entry added")
+        h.act { $0.setShuffle(false, now: $1, position: $2) }
+        expectKeptPlanIsFresh("shuffle off")
+        h.act { $0.setSingle(true, now: $1, position: $2) }
+        h.act { $0.setRepeat(.one, now: $1, position: $2) }
+        #expect(h.status.next == h.status.entry)
+        expectKeptPlanIsFresh("repeat one")
+    }
+
     // MARK: queue version
 
     @Test func theVersionGrowsOnEveryEditAndNotOnInstall() throws {

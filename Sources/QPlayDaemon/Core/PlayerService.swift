@@ -125,6 +125,7 @@ actor PlayerService {
         // The length the decoder measured, of the request status describes: one snapshot
         // gives track, position and duration alike.
         let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
+        engine.refreshUpcoming()
         return PlayerSnapshot(
             status: engine.status(position: position, duration: measured),
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
