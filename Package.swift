@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction (see docs/ARCHITECTURE.md):
 //   C bindings, QPlayModel → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol
-//   → QPlayDaemon → executables (qplayd, qplay)
+//   → QPlayDaemon → executables; QPlayMPD (MPD's text codec) beside QPlayProtocol (qplayd, qplay)
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
 // qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
@@ -102,11 +102,18 @@ let package = Package(
             name: "QPlayProtocol",
             dependencies: [],
             swiftSettings: fuzzInstrumented + fuzzOptimized),
+        // MPD's text protocol: tokenizer, argument and filter parsers, response lines,
+        // command lists. Pure like QPlayProtocol (no NIO, no Foundation): the fuzz
+        // target drives it byte by byte.
+        .target(
+            name: "QPlayMPD",
+            dependencies: [],
+            swiftSettings: fuzzInstrumented + fuzzOptimized),
         // Daemon: socket server, command dispatch, persistence, configuration
         .target(
             name: "QPlayDaemon",
             dependencies: [
-                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -174,6 +181,7 @@ let package = Package(
         fuzzTarget("line-framer", "LineFramer", ["QPlayProtocol"]),
         fuzzTarget("command-parsing", "CommandParsing", ["QPlayProtocol"]),
         fuzzTarget("status-format", "StatusFormat", ["QPlayProtocol"]),
+        fuzzTarget("mpd-line", "MPDLine", ["QPlayMPD"]),
         fuzzTarget("config", "Config", [
             "QPlayDaemon", .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -217,6 +225,9 @@ let package = Package(
         .testTarget(
             name: "QPlayProtocolTests",
             dependencies: ["QPlayProtocol"]),
+        .testTarget(
+            name: "QPlayMPDTests",
+            dependencies: ["QPlayMPD"]),
         .testTarget(
             name: "QPlayDaemonTests",
             dependencies: ["QPlayDaemon", "QPlayModel", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),

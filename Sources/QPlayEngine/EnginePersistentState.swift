@@ -20,6 +20,10 @@ public struct EnginePersistentState: Codable, Sendable, Equatable {
     var shuffle: Bool
     var nextEntryID: EntryID
     var randomState: UInt64
+    /// Absent in documents saved before these modes existed: off, and version 0.
+    var single: Bool?
+    var consume: Bool?
+    var queueVersion: UInt64?
 }
 
 struct StoredEntry: Codable, Sendable, Equatable {

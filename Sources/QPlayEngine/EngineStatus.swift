@@ -16,6 +16,16 @@ public struct EngineStatus: Sendable, Equatable {
     public var volume: Int
     public var repeatMode: RepeatMode
     public var shuffle: Bool
+    /// With repeat off, playback stops after the current track.
+    public var single: Bool
+    /// An entry leaves the collection once it has been played (ended or skipped).
+    public var consume: Bool
+    /// The entry the player would go on with when the current track ends (installing a
+    /// modified collection; repeat one: the current entry again; single: the entry a
+    /// later `play` starts). Nil when the queue would end.
+    public var next: QueueEntry?
+    /// The collection's edit count (`QueueSnapshot.version`).
+    public var queueVersion: UInt64
     public var seeking: ScanDirection
     /// Why the last entry that failed could not be played; cleared when a track starts.
     public var lastError: String?

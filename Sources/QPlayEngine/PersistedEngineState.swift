@@ -59,10 +59,16 @@ public struct PersistedEngineSettings: Sendable, Hashable {
     public var shuffle: Bool
     public var nextEntryID: EntryID
     public var randomState: UInt64
+    public var single: Bool
+    public var consume: Bool
+    /// The collection's edit count (`QueueSnapshot.version`): kept across restarts so a
+    /// client that remembered a version never sees it again for another list.
+    public var queueVersion: UInt64
 
     public init(
         current: EntryID?, modified: Bool, volume: Int, repeatMode: RepeatMode, shuffle: Bool,
-        nextEntryID: EntryID, randomState: UInt64
+        nextEntryID: EntryID, randomState: UInt64, single: Bool = false, consume: Bool = false,
+        queueVersion: UInt64 = 0
     ) {
         self.current = current
         self.modified = modified
@@ -71,6 +77,9 @@ public struct PersistedEngineSettings: Sendable, Hashable {
         self.shuffle = shuffle
         self.nextEntryID = nextEntryID
         self.randomState = randomState
+        self.single = single
+        self.consume = consume
+        self.queueVersion = queueVersion
     }
 }
 
@@ -89,7 +98,8 @@ extension EnginePersistentState {
             current: current.flatMap { byID[$0] },
             settings: PersistedEngineSettings(
                 current: current, modified: modified, volume: volume, repeatMode: repeatMode,
-                shuffle: shuffle, nextEntryID: nextEntryID, randomState: randomState),
+                shuffle: shuffle, nextEntryID: nextEntryID, randomState: randomState,
+                single: single ?? false, consume: consume ?? false, queueVersion: queueVersion ?? 0),
             position: position)
     }
 }

@@ -23,7 +23,16 @@ extension PlayerEngine {
         }
         guard token > currentToken, let startedEntry = announced[token], isLoaded else { return output }
         let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
-        if successor.request?.token == token || successor.change.entry?.id == startedEntry {
+        if successor.change.stops {
+            // Announced before single mode was turned on: the stop comes a moment late.
+            lastKnownPosition = 0
+            commit(successor.change, into: &output)
+            if successor.change.entry == nil {
+                endQueue(into: &output, stopAudio: true)
+            } else {
+                stopBeforeCurrent(into: &output, stopAudio: true)
+            }
+        } else if successor.request?.token == token || successor.change.entry?.id == startedEntry {
             lastKnownPosition = 0
             commit(successor.change, into: &output)
             currentToken = token
@@ -71,7 +80,9 @@ extension PlayerEngine {
         if token != currentToken {
             guard let failedEntry = announced[token] else { return output }
             let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
-            guard successor.request?.token == token || successor.change.entry?.id == failedEntry else {
+            guard !successor.change.stops,
+                successor.request?.token == token || successor.change.entry?.id == failedEntry
+            else {
                 carryOn(with: successor.change, into: &output)
                 return output
             }
@@ -89,15 +100,17 @@ extension PlayerEngine {
     }
 
     /// The audio side's stream has ended (a track ended with no successor, or failed):
-    /// `change` is made and its entry played, or the queue ends. The audio side is
-    /// silent already, so nothing is stopped; a `play` ends its scan, so a hold still
-    /// down carries on in the entry played next.
+    /// `change` is made and its entry played, or single mode stops before it, or the
+    /// queue ends. The audio side is silent already, so nothing is stopped; a `play`
+    /// ends its scan, so a hold still down carries on in the entry played next.
     private mutating func carryOn(with change: TrackChange, into output: inout EngineOutput) {
         lastKnownPosition = 0
         commit(change, into: &output)
-        if let entry = change.entry {
+        if let entry = change.entry, !change.stops {
             load(entry, into: &output)
             resumeScan(into: &output)
+        } else if change.entry != nil {
+            stopBeforeCurrent(into: &output, stopAudio: false)
         } else {
             endQueue(into: &output, stopAudio: false)
         }

@@ -29,7 +29,10 @@ extension PlayerEngine {
             repeatMode: repeatMode,
             shuffle: shuffle,
             nextEntryID: nextEntryID,
-            randomState: random.state)
+            randomState: random.state,
+            single: single,
+            consume: consume,
+            queueVersion: queueVersion)
     }
 
     /// The state the row store saves, with the position the caller reads from the audio
@@ -42,7 +45,8 @@ extension PlayerEngine {
             current: current,
             settings: PersistedEngineSettings(
                 current: current?.id, modified: modified, volume: volume, repeatMode: repeatMode,
-                shuffle: shuffle, nextEntryID: nextEntryID, randomState: random.state),
+                shuffle: shuffle, nextEntryID: nextEntryID, randomState: random.state,
+                single: single, consume: consume, queueVersion: queueVersion),
             position: current == nil || state == .stopped ? 0 : clampedPosition(position),
             revisions: listRevisions)
     }
@@ -71,6 +75,9 @@ extension PlayerEngine {
         volume = min(100, max(0, settings.volume))
         repeatMode = settings.repeatMode
         shuffle = settings.shuffle
+        single = settings.single
+        consume = settings.consume
+        queueVersion = settings.queueVersion
         if shuffle == false { installed = .inQueueOrder(installed.entries) }
         let highest = (collection.map(\.id) + installedIDs + [current?.id ?? 0]).max() ?? 0
         nextEntryID = max(settings.nextEntryID, highest + 1)

@@ -40,6 +40,13 @@ extension PlayerEngine {
             target = queue.entries.first?.id
             if shuffle { queue = .shuffledRound(queue.entries, first: target, random: &random) }
         }
+        let consumed = consumedEntry(by: reason, target: target)
+        if let consumed {
+            // The entry left behind goes; a round that wrapped around to it has nothing
+            // else to play.
+            if target == consumed { target = nil }
+            queue = queue.removing(consumed)
+        }
         switch reason {
         case .trackEnded, .skipForward, .removedPlaying:
             target = skippingUnplayable(target, in: &queue, random: &random)
@@ -47,7 +54,19 @@ extension PlayerEngine {
             break  // the user asked for this entry: try it again
         }
         return TrackChange(
-            queue: queue, random: random, installs: modified, entry: target.flatMap(queue.entry))
+            queue: queue, random: random, installs: modified, entry: target.flatMap(queue.entry),
+            stops: reason == .trackEnded && single && repeatMode == .off, consumed: consumed)
+    }
+
+    /// Consume mode takes the entry the player leaves when it ends or is skipped (as
+    /// MPD: previous and jump keep it), not one that repeat one plays again.
+    private func consumedEntry(by reason: ChangeReason, target: EntryID?) -> EntryID? {
+        guard consume, let id = current?.id else { return nil }
+        switch reason {
+        case .trackEnded: return repeatMode == .one && target == id ? nil : id
+        case .skipForward: return id
+        case .skipBack, .jump, .removedPlaying, .start: return nil
+        }
     }
 
     /// The entry after `id` in the play order. When `id` is no longer in the queue (the

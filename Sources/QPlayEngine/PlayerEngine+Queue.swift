@@ -4,18 +4,27 @@ import QPlayModel
 /// except where SPEC §3 says so: adding to an empty queue starts it, and removing the
 /// playing entry moves on.
 extension PlayerEngine {
-    /// Appends tracks as new entries. An empty collection (none yet, or cleared) instead
-    /// becomes the queue at once and plays from its first track, even if a track of the
-    /// cleared queue is still sounding. No tracks: `noMatch`, nothing changes.
-    public mutating func add(_ tracks: [Track], now: Duration, position: Double) throws(EngineError)
-        -> (added: Int, started: Bool, output: EngineOutput)
-    {
+    /// Adds tracks as new entries: appended, or inserted so that the first of them stands
+    /// at collection index `at` (0...length). An empty collection (none yet, or cleared)
+    /// instead becomes the queue at once and plays from its first track, even if a track
+    /// of the cleared queue is still sounding — unless `startsWhenEmpty` is false (MPD's
+    /// `add` never starts playback): then it is an edit like any other. No tracks:
+    /// `noMatch`; an index past the end: `badRequest`; either way nothing changes.
+    /// Answers the new entries' ids, in queue order.
+    public mutating func add(
+        _ tracks: [Track], at index: Int? = nil, startsWhenEmpty: Bool = true, now: Duration, position: Double
+    ) throws(EngineError) -> (added: Int, started: Bool, entries: [EntryID], output: EngineOutput) {
         guard !tracks.isEmpty else { throw .noMatch }
+        if let index, !(0...collection.count).contains(index) {
+            throw .badRequest(
+                "position \(index) is outside the queue, which has \(collection.count) \(collection.count == 1 ? "entry" : "entries")")
+        }
         lastKnownPosition = position
         var output = EngineOutput()
         let entries = makeEntries(tracks)
-        let starts = collection.isEmpty
-        collection += entries
+        let starts = collection.isEmpty && startsWhenEmpty
+        collection.insert(contentsOf: entries, at: index ?? collection.count)
+        queueVersion &+= 1
         modified = true
         output.notify(.queue)
         if starts {
@@ -25,7 +34,7 @@ extension PlayerEngine {
         } else {
             announceSuccessor(into: &output)
         }
-        return (entries.count, starts, output)
+        return (entries.count, starts, entries.map(\.id), output)
     }
 
     public mutating func remove(entry id: EntryID, now: Duration, position: Double) throws(EngineError) -> EngineOutput {
@@ -48,6 +57,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         let before = collection
         let removed = collection.remove(at: index)
+        queueVersion &+= 1
         modified = true
         output.notify(.queue)
         if removed.id == current?.id {
@@ -97,6 +107,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard from != to else { return output }
         collection.insert(collection.remove(at: from), at: to)
+        queueVersion &+= 1
         modified = true
         output.notify(.queue)
         announceSuccessor(into: &output)
@@ -110,6 +121,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard !collection.isEmpty else { return output }
         collection = []
+        queueVersion &+= 1
         modified = true
         output.notify(.queue)
         announceSuccessor(into: &output)

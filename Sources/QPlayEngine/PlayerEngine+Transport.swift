@@ -71,19 +71,20 @@ extension PlayerEngine {
 
     /// More than `restartAfter` seconds in: the current track from its beginning.
     /// Otherwise the previous entry of the play order (installing a modified collection);
-    /// on the first entry without repeat, the current track restarts.
-    public mutating func previous(now: Duration, position: Double) -> EngineOutput {
+    /// on the first entry without repeat, the current track restarts. `restarting: false`
+    /// leaves out the first rule: always the previous entry (MPD's `previous`).
+    public mutating func previous(now: Duration, position: Double, restarting: Bool = true) -> EngineOutput {
         lastKnownPosition = position
         var output = EngineOutput()
-        _ = goBack(position: position, into: &output)
+        _ = goBack(position: position, restarting: restarting, into: &output)
         return output
     }
 
     /// Shared by `previous` and the previous-tap; answers what it did.
-    mutating func goBack(position: Double, into output: inout EngineOutput) -> ButtonAction {
+    mutating func goBack(position: Double, restarting: Bool = true, into output: inout EngineOutput) -> ButtonAction {
         guard let current else { return .previous }
         cancelScan(into: &output)
-        if isLoaded, position > configuration.restartAfter {
+        if restarting, isLoaded, position > configuration.restartAfter {
             restart(current, into: &output)
             return .restart
         }
@@ -163,6 +164,34 @@ extension PlayerEngine {
         } else {
             installed = .inQueueOrder(installed.entries)
         }
+        output.notify(.player)
+        announceSuccessor(into: &output)
+        return output
+    }
+
+    /// Single (MPD's `single`): with repeat off, playback stops after the current track,
+    /// and the entry that would have followed becomes now-playing, for `play` to start.
+    /// With repeat one or all, repeat decides (the MPD frontend maps MPD's repeat with
+    /// single onto repeat one).
+    public mutating func setSingle(_ on: Bool, now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard on != single else { return output }
+        single = on
+        output.notify(.player)
+        announceSuccessor(into: &output)
+        return output
+    }
+
+    /// Consume (MPD's `consume`): an entry leaves the collection once it has been played,
+    /// when it ends or is skipped forward (not by previous or jump, as in MPD; not while
+    /// repeat one plays it again). The removal is an edit made at the track change, so
+    /// it never interrupts the sound and the queue stays installed.
+    public mutating func setConsume(_ on: Bool, now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard on != consume else { return output }
+        consume = on
         output.notify(.player)
         announceSuccessor(into: &output)
         return output

@@ -23,6 +23,11 @@ public struct PlayerEngine: Sendable {
     var volume = 100
     var repeatMode: RepeatMode = .off
     var shuffle = false
+    var single = false
+    var consume = false
+    /// Edits of the collection so far, persisted (`QueueSnapshot.version`). Not
+    /// `listRevisions.collection`: that one also counts restores and is bookkeeping.
+    var queueVersion: UInt64 = 0
     var nextEntryID: EntryID = 1
     var random: ShuffleRandom
 
@@ -75,9 +80,25 @@ public struct PlayerEngine: Sendable {
             volume: volume,
             repeatMode: repeatMode,
             shuffle: shuffle,
+            single: single,
+            consume: consume,
+            next: nextEntry,
+            queueVersion: queueVersion,
             seeking: press?.phase == .scanning ? press!.direction : .none,
             lastError: lastError)
     }
+
+    /// What the current track's end would move to: the announced successor's change
+    /// while something is loaded (no second planning per status), else planned afresh.
+    private var nextEntry: QueueEntry? {
+        if isLoaded, let pending { return pending.change.entry }
+        guard current != nil else { return nil }
+        return plan(.trackEnded).entry
+    }
+
+    /// Playing, paused or stopped, without the rest of `status` (which plans what comes
+    /// next when stopped).
+    public var playbackState: PlaybackState { state }
 
     /// The token of the request the engine holds for now-playing (the audio side's
     /// reports and snapshot name it), nil when nothing is loaded. A snapshot of another
@@ -87,7 +108,7 @@ public struct PlayerEngine: Sendable {
     }
 
     public var queue: QueueSnapshot {
-        QueueSnapshot(entries: collection, current: current?.id, modified: modified)
+        QueueSnapshot(entries: collection, current: current?.id, modified: modified, version: queueVersion)
     }
 
     /// When the next `tick` is due: the tap threshold of a pending press (the scan
@@ -132,6 +153,11 @@ public struct PlayerEngine: Sendable {
             modified = false
             output.notify(.queue)
         }
+        if let consumed = change.consumed, let index = collection.firstIndex(where: { $0.id == consumed }) {
+            collection.remove(at: index)
+            queueVersion &+= 1
+            output.notify(.queue)
+        }
         current = change.entry
         announced = [:]
         output.notify(.player)
@@ -157,7 +183,7 @@ public struct PlayerEngine: Sendable {
         let change = plan(.trackEnded)
         let previous = pending?.request
         var request: PlaybackRequest?
-        if let entry = change.entry {
+        if let entry = change.entry, !change.stops {
             if let previous, previous.entry.id == entry.id, !force {
                 request = previous
             } else {
@@ -188,6 +214,16 @@ public struct PlayerEngine: Sendable {
         cancelScan(into: &output)
         state = .stopped
         current = nil
+        pending = nil
+        if stopAudio { output.emit(.stop) }
+        output.notify(.player)
+    }
+
+    /// Single mode's stop between two tracks: `current` is already the entry that comes
+    /// next, so `play` starts it; nothing of it has been requested.
+    mutating func stopBeforeCurrent(into output: inout EngineOutput, stopAudio: Bool) {
+        cancelScan(into: &output)
+        state = .stopped
         pending = nil
         if stopAudio { output.emit(.stop) }
         output.notify(.player)

@@ -26,6 +26,11 @@ struct TrackChange: Sendable, Equatable {
     var installs: Bool
     /// Nil: the queue has ended.
     var entry: QueueEntry?
+    /// Single mode: the player stops before `entry`, which becomes now-playing, stopped.
+    var stops = false
+    /// Consume mode: the entry left behind, removed from the collection by the change
+    /// (`queue` no longer holds it).
+    var consumed: EntryID?
 }
 
 /// The successor announced to the audio side with `setNext`, and the change its start

@@ -50,6 +50,10 @@ public struct Status: Sendable, Hashable, Codable {
     public var volume: Int
     public var `repeat`: RepeatMode
     public var shuffle: Bool
+    /// With repeat off, playback stops after the current track (MPD's single mode).
+    public var single: Bool
+    /// Entries leave the queue once played (MPD's consume mode).
+    public var consume: Bool
     public var seeking: Seeking
     public var output: OutputStatus
     /// Why the player state cannot be saved now (the file and SQLite's reason), nil
@@ -62,7 +66,7 @@ public struct Status: Sendable, Hashable, Codable {
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
-        shuffle: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
+        shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
         replayGain: ReplayGainStatus? = nil
     ) {
         self.state = state
@@ -76,6 +80,8 @@ public struct Status: Sendable, Hashable, Codable {
         self.volume = volume
         self.repeat = `repeat`
         self.shuffle = shuffle
+        self.single = single
+        self.consume = consume
         self.seeking = seeking
         self.output = output
         self.storageError = storageError
@@ -84,9 +90,31 @@ public struct Status: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case state, track, entry, index, position, duration, queueLength = "queue_length"
-        case queueModified = "queue_modified", volume, `repeat`, shuffle, seeking, output
+        case queueModified = "queue_modified", volume, `repeat`, shuffle, single, consume, seeking, output
         case storageError = "storage_error"
         case replayGain = "replaygain"
+    }
+
+    /// `single` and `consume` may be absent (a daemon from before they existed): off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        state = try container.decode(PlayerState.self, forKey: .state)
+        track = try container.decodeIfPresent(Track.self, forKey: .track)
+        entry = try container.decodeIfPresent(Int64.self, forKey: .entry)
+        index = try container.decodeIfPresent(Int.self, forKey: .index)
+        position = try container.decodeIfPresent(Double.self, forKey: .position)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        queueLength = try container.decode(Int.self, forKey: .queueLength)
+        queueModified = try container.decode(Bool.self, forKey: .queueModified)
+        volume = try container.decode(Int.self, forKey: .volume)
+        self.repeat = try container.decode(RepeatMode.self, forKey: .repeat)
+        shuffle = try container.decode(Bool.self, forKey: .shuffle)
+        single = try container.decodeIfPresent(Bool.self, forKey: .single) ?? false
+        consume = try container.decodeIfPresent(Bool.self, forKey: .consume) ?? false
+        seeking = try container.decode(Seeking.self, forKey: .seeking)
+        output = try container.decode(OutputStatus.self, forKey: .output)
+        storageError = try container.decodeIfPresent(String.self, forKey: .storageError)
+        replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -102,6 +130,8 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(volume, forKey: .volume)
         try container.encode(self.repeat, forKey: .repeat)
         try container.encode(shuffle, forKey: .shuffle)
+        try container.encode(single, forKey: .single)
+        try container.encode(consume, forKey: .consume)
         try container.encode(seeking, forKey: .seeking)
         try container.encode(output, forKey: .output)
         try container.encode(storageError, forKey: .storageError)

@@ -46,6 +46,7 @@ extension ReplayGainStatus: WireEncodable {
 extension Status: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
+        output.key("consume"); output.bool(consume); output.comma()
         output.key("duration"); output.number(duration.map(Seconds.rounded)); output.comma()
         output.key("entry"); output.integer(entry); output.comma()
         output.key("index"); output.integer(index); output.comma()
@@ -57,6 +58,7 @@ extension Status: WireEncodable {
         output.key("replaygain"); output.value(replayGain); output.comma()
         output.key("seeking"); output.string(seeking.rawValue); output.comma()
         output.key("shuffle"); output.bool(shuffle); output.comma()
+        output.key("single"); output.bool(single); output.comma()
         output.key("state"); output.string(state.rawValue); output.comma()
         output.key("storage_error"); output.string(storageError); output.comma()
         output.key("track"); output.value(track); output.comma()

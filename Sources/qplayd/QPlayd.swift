@@ -33,6 +33,9 @@ struct QPlayd: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
+    @Option(name: .long, help: "Serve the MPD protocol on HOST:PORT or a Unix socket path (repeatable; replaces mpd_listen).")
+    var mpd: [String] = []
+
     func run() async throws {
         var overrides = DaemonConfiguration.Overrides()
         overrides.musicDirectory = music
@@ -40,6 +43,7 @@ struct QPlayd: AsyncParsableCommand {
         overrides.dataDirectory = dataDir
         overrides.output = output
         overrides.configFile = config
+        if !mpd.isEmpty { overrides.mpdListen = mpd }
         if let logLevel {
             guard let level = Logger.Level(rawValue: logLevel) else {
                 throw ValidationError("unknown log level '\(logLevel)'")

@@ -40,8 +40,11 @@ struct Harness {
 
     /// Adds and sends the output to the simulated audio side.
     @discardableResult
-    mutating func add(_ tracks: [Track]) throws -> (added: Int, started: Bool, output: EngineOutput) {
-        let result = try engine.add(tracks, now: clock.now, position: position)
+    mutating func add(_ tracks: [Track], at index: Int? = nil, startsWhenEmpty: Bool = true) throws
+        -> (added: Int, started: Bool, entries: [EntryID], output: EngineOutput)
+    {
+        let result = try engine.add(
+            tracks, at: index, startsWhenEmpty: startsWhenEmpty, now: clock.now, position: position)
         send(result.output)
         return result
     }

@@ -129,6 +129,14 @@ struct ClientSupportTests {
         #expect(lines.contains { $0.contains("0:12 / 3:03") && $0.contains("entry 3 of 4") })
     }
 
+    @Test func statusBlockShowsSingleAndConsumeOnlyWhenOn() {
+        #expect(!Listing.status(sampleStatus).contains { $0.contains("single") || $0.contains("consume") })
+        var status = sampleStatus
+        status.single = true
+        status.consume = true
+        #expect(Listing.status(status).contains { $0.contains("shuffle on   single on   consume on") })
+    }
+
     @Test func statusBlockShowsTheReplayGainApplied() {
         #expect(Listing.status(sampleStatus).contains("  volume 80%   repeat all   shuffle on   replaygain auto (album -6.02 dB)"))
         var status = sampleStatus

@@ -51,7 +51,17 @@ struct WireTypeTests {
         #expect(track.format == nil && track.sampleRate == nil && track.channels == nil && track.bits == nil)
     }
 
-    @Test func trackRoundTrips() throws {
+    @Test func statusFromAnOlderDaemonDecodesWithSingleAndConsumeOff() throws {
+        var fields = try object(sampleStatus)
+        fields["single"] = nil
+        fields["consume"] = nil
+        let line = Array(try JSONEncoder().encode(JSONValue.object(fields)))
+        let status = try WireCoding.decode(Status.self, from: line)
+        #expect(status.single == false && status.consume == false)
+        #expect(status.shuffle)
+    }
+
+        @Test func trackRoundTrips() throws {
         var rounded = sampleTrack
         rounded.duration = 183.457
         #expect(try WireCoding.decode(Track.self, from: WireCoding.line(sampleTrack)) == rounded)
@@ -61,8 +71,16 @@ struct WireTypeTests {
         let fields = try object(sampleStatus)
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
-            "volume", "repeat", "shuffle", "seeking", "output", "storage_error", "replaygain",
+            "volume", "repeat", "shuffle", "single", "consume", "seeking", "output", "storage_error", "replaygain",
         ])
+        #expect(fields["single"] == .bool(false))
+        #expect(fields["consume"] == .bool(false))
+        var modes = sampleStatus
+        modes.single = true
+        modes.consume = true
+        #expect(try object(modes)["single"] == .bool(true))
+        #expect(try object(modes)["consume"] == .bool(true))
+        #expect(try WireCoding.decode(Status.self, from: WireCoding.line(modes)).consume)
         #expect(fields["storage_error"] == .null)
         #expect(fields["position"] == .number(12.346))
         #expect(fields["seeking"] == .string("forward"))

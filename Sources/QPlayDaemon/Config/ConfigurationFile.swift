@@ -24,6 +24,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var logLevel: Logger.Level?
     var replayGainMode: ReplayGainMode?
     var replayGainPreamp: Double?
+    var mpdListen: [MPDAddress]?
+    var mpdPassword: String?
 
     init(path: FilePath) {
         self.path = path
@@ -82,6 +84,8 @@ struct ConfigurationFile: Sendable, Equatable {
             case .logLevel: file.logLevel = try reader.logLevel()
             case .replayGain: file.replayGainMode = try reader.replayGainMode()
             case .replayGainPreamp: file.replayGainPreamp = try reader.number(in: ReplayGainSettings.preampRange)
+            case .mpdListen: file.mpdListen = try reader.mpdAddresses()
+            case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
             }
         }
         return file
@@ -169,6 +173,33 @@ private struct ValueReader {
             throw failure("unknown ReplayGain mode '\(text)' (use one of \(known))")
         }
         return mode
+    }
+
+    func mpdAddresses() throws(ConfigurationError) -> [MPDAddress] {
+        guard let array = value.array else { throw wrongType("an array of addresses") }
+        var addresses: [MPDAddress] = []
+        for element in array {
+            guard let text = element.string else {
+                throw failure("expected addresses as strings, found \(element.type) \(element.debugDescription)")
+            }
+            do {
+                addresses.append(try MPDAddress.parse(text))
+            } catch {
+                throw failure(error.reason)
+            }
+        }
+        return addresses
+    }
+
+    /// MPD's own password rule: printable, on one line, no blanks at the ends (a client
+    /// sends it as one quoted argument).
+    func mpdPassword() throws(ConfigurationError) -> String {
+        let text = try string()
+        if text.isEmpty { throw failure("the password is empty; remove the key for no password") }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw failure("the password contains a control character (newline, tab, ...)")
+        }
+        return text
     }
 
     func logLevel() throws(ConfigurationError) -> Logger.Level {

@@ -16,6 +16,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case logLevel = "log_level"
     case replayGain = "replaygain"
     case replayGainPreamp = "replaygain_preamp"
+    case mpdListen = "mpd_listen"
+    case mpdPassword = "mpd_password"
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -50,6 +52,10 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "string; default \"off\". off, track, album or auto (album gain while neighbouring entries in the play order are from the same album, else track gain). Applied with the volume; the stored peak prevents clipping."
         case .replayGainPreamp:
             "number dB, -15...15; default 0. Added to every ReplayGain gain (not to files without ReplayGain tags)."
+        case .mpdListen:
+            "array of strings; default [] (off). Addresses the MPD protocol is served on: HOST:PORT or an absolute Unix socket path. --mpd replaces the list."
+        case .mpdPassword:
+            "string; default none. The password MPD clients send before any other command; required when mpd_listen has a TCP address other than loopback."
         }
     }
 }

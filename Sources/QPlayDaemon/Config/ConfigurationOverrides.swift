@@ -17,6 +17,8 @@ extension DaemonConfiguration {
         public var configFile: String?
         /// e.g. `--log-level debug`
         public var logLevel: Logger.Level?
+        /// `--mpd ADDRESS`, repeatable: replaces `mpd_listen` when given.
+        public var mpdListen: [String]?
 
         public init(
             musicDirectory: String? = nil, socket: String? = nil, dataDirectory: String? = nil,

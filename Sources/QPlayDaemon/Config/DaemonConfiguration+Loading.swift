@@ -99,7 +99,31 @@ extension DaemonConfiguration {
             }
         }
         if let level = overrides.logLevel { configuration.logLevel = level }
+        configuration.mpdListen = file?.mpdListen ?? []
+        configuration.mpdPassword = file?.mpdPassword
+        if let flags = overrides.mpdListen {
+            configuration.mpdListen = []
+            for text in flags {
+                do {
+                    configuration.mpdListen.append(try MPDAddress.parse(text))
+                } catch {
+                    throw ConfigurationError(origin: "--mpd", reason: error.reason)
+                }
+            }
+        }
+        try checkMPDExposure(configuration)
         return configuration
+    }
+
+    /// MPD's protocol has no encryption; a port reachable from other machines without a
+    /// password would let anyone on the network drive the player and read the library.
+    static func checkMPDExposure(_ configuration: DaemonConfiguration) throws(ConfigurationError) {
+        guard configuration.mpdPassword == nil,
+            let exposed = configuration.mpdListen.first(where: { !$0.isLocal })
+        else { return }
+        throw ConfigurationError(
+            origin: configuration.configFile?.string ?? "--mpd", key: ConfigurationKey.mpdPassword.rawValue,
+            reason: "the MPD address \(exposed) is reachable from other machines; set mpd_password in the config file, or listen on 127.0.0.1, localhost, ::1 or a socket path only")
     }
 
     /// `$XDG_RUNTIME_DIR/qplay/qplay.sock`, else `/tmp/qplay-$UID/qplay.sock`. (Without

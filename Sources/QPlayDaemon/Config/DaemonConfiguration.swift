@@ -37,6 +37,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level
     /// Which ReplayGain value scales each track, and the preamp.
     public var replayGain: ReplayGainSettings
+    /// Where the MPD protocol is served; empty: not at all.
+    public var mpdListen: [MPDAddress]
+    /// The password every MPD connection must send first, when set.
+    public var mpdPassword: String?
     /// The config file that was read, or nil when there was none.
     public var configFile: FilePath?
     /// True when the socket is at its default XDG place, whose folder belongs to qplay
@@ -50,6 +54,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         maxHold: Duration = Defaults.maxHold, restartAfter: Double = Defaults.restartAfter,
         scanOnStart: Bool = Defaults.scanOnStart, maxConnections: Int = Defaults.maxConnections,
         logLevel: Logger.Level = Defaults.logLevel, replayGain: ReplayGainSettings = Defaults.replayGain,
+        mpdListen: [MPDAddress] = [], mpdPassword: String? = nil,
         configFile: FilePath? = nil, socketDirectoryIsDedicated: Bool = false
     ) {
         self.musicDirectory = musicDirectory
@@ -65,6 +70,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.maxConnections = maxConnections
         self.logLevel = logLevel
         self.replayGain = replayGain
+        self.mpdListen = mpdListen
+        self.mpdPassword = mpdPassword
         self.configFile = configFile
         self.socketDirectoryIsDedicated = socketDirectoryIsDedicated
     }

@@ -38,7 +38,7 @@ struct CommandDispatcher: RequestHandler {
         case .ping, .subscribe:
             return .empty
         case .status:
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .stats:
             let stats = try index.statistics()
             return .success(
@@ -58,7 +58,7 @@ struct CommandDispatcher: RequestHandler {
             }
             return .success(AddResult(added: added, started: started))
         case .queue:
-            return .success(await player.queue())
+            return .success(QPlayProtocol.Queue(await player.queueSnapshot()))
         case .remove(let reference):
             try await player.perform { engine, now, position throws(EngineError) in
                 switch reference {
@@ -74,7 +74,7 @@ struct CommandDispatcher: RequestHandler {
                 case .index(let index): try engine.jump(index: index, now: now, position: position)
                 }
             }
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .move(let from, let to):
             try await player.perform { engine, now, position throws(EngineError) in
                 try engine.move(from: from, to: to, now: now, position: position)
@@ -94,7 +94,7 @@ struct CommandDispatcher: RequestHandler {
                 default: engine.previous(now: now, position: position)
                 }
             }
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .press(let button):
             await player.press(QPlayModel.Button(button))
             return .empty
@@ -108,7 +108,7 @@ struct CommandDispatcher: RequestHandler {
                 case .delta(let seconds): try engine.seek(by: seconds, now: now, position: position)
                 }
             }
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .volume(let change):
             try await player.perform { engine, now, position in
                 switch change {
@@ -116,7 +116,7 @@ struct CommandDispatcher: RequestHandler {
                 case .delta(let delta): engine.changeVolume(by: delta, now: now, position: position)
                 }
             }
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .mode(let repeatMode, let shuffle):
             try await player.perform { engine, now, position in
                 var output = EngineOutput()
@@ -132,7 +132,7 @@ struct CommandDispatcher: RequestHandler {
                 }
                 return output
             }
-            return .success(await player.status())
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .update(let path, let wait):
             let subpath = try path.map(relativePath)
             if let subpath { try library.checkScanTarget(subpath) }

@@ -90,7 +90,15 @@ public enum Daemon {
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
             handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
             logger: log)
-        events.attach(server)
+        events.subscribe(server)
+        let mpd = MPDServer(
+            configuration: .init(
+                addresses: configuration.mpdListen, password: configuration.mpdPassword,
+                maxConnections: connectionCap),
+            commands: MPDCommandContext(
+                player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
+            logger: log)
+        if !configuration.mpdListen.isEmpty { events.subscribe(mpd) }
 
         // Listen for signals before anything can take a while.
         let (stopRequests, stopContinuation) = AsyncStream.makeStream(of: Int32.self)
@@ -110,6 +118,15 @@ public enum Daemon {
             lock.release()
             return DaemonExitStatus.configuration
         }
+        do {
+            try await mpd.start()
+        } catch {
+            log.critical("MPD frontend: \(error)")
+            await server.shutdown()
+            await player.shutdown()
+            lock.release(removingSocket: true)
+            return DaemonExitStatus.configuration
+        }
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
         if configuration.replayGain.mode != .off {
@@ -125,6 +142,7 @@ public enum Daemon {
             break
         }
         log.info("signal \(stopSignal): saving state and shutting down")
+        await mpd.shutdown()
         await server.shutdown()
         await player.shutdown()
         signals.cancel()

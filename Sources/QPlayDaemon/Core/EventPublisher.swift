@@ -1,16 +1,18 @@
-import QPlayProtocol
 import Synchronization
 
-/// Where services push protocol events. The socket server is created after the
-/// services it dispatches to, so it is attached here once it exists.
+/// Where services push `CoreEvent`s, fanned out to every frontend that subscribed (the
+/// JSON socket server, the MPD server). Frontends are created after the services they
+/// serve, so they subscribe here once they exist.
 final class EventPublisher: Sendable {
-    private let server = Mutex<SocketServer?>(nil)
+    private let subscribers = Mutex<[any CoreEventSubscriber]>([])
 
-    func attach(_ server: SocketServer) {
-        self.server.withLock { $0 = server }
+    func subscribe(_ subscriber: any CoreEventSubscriber) {
+        subscribers.withLock { $0.append(subscriber) }
     }
 
-    func publish(_ event: Event) {
-        server.withLock { $0 }?.publish(event)
+    func publish(_ event: CoreEvent) {
+        for subscriber in subscribers.withLock({ $0 }) {
+            subscriber.receive(event)
+        }
     }
 }

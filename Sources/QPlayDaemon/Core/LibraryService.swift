@@ -1,11 +1,10 @@
 import Logging
 import QPlayLibrary
-import QPlayProtocol
 import Synchronization
 import SystemPackage
 
 /// Runs library scans in the background, one at a time, reporting progress as `scan`
-/// events. Queries do not come through here: the index answers them from any thread
+/// core events (the last one of a scan says whether the library changed). Queries do not come through here: the index answers them from any thread
 /// while a scan commits in batches.
 actor LibraryService {
     nonisolated let index: LibraryIndex
@@ -42,13 +41,22 @@ actor LibraryService {
             _ = try? await previous?.value
             log.info("scanning \(subpath.map { scanner.musicDirectory.pushing($0) } ?? scanner.musicDirectory)")
             do {
+                let last = Mutex<ScanProgress?>(nil)
                 let summary = try await scanner.scan(subpath: subpath) { progress in
-                    if throttle.shouldReport(progress) {
+                    // The end is told once the summary says what changed (below).
+                    if progress.done {
+                        last.withLock { $0 = progress }
+                    } else if throttle.shouldReport(progress) {
                         events.publish(
-                            .scan(ScanProgressUpdate(
-                                seen: progress.seen, total: progress.total, rate: progress.rate, done: progress.done)))
+                            .scan(ScanProgressSummary(
+                                seen: progress.seen, total: progress.total, rate: progress.rate, done: false)))
                     }
                 }
+                let end = last.withLock { $0 }
+                events.publish(
+                    .scan(ScanProgressSummary(
+                        seen: end?.seen ?? 0, total: end?.total, rate: end?.rate ?? 0, done: true,
+                        libraryChanged: summary.added + summary.updated + summary.removed > 0)))
                 for problem in summary.problems {
                     log.warning("\(problem.skipped ? "skipped" : "indexed with a problem") \(problem.path): \(problem.reason)")
                 }
@@ -59,7 +67,7 @@ actor LibraryService {
                 return summary
             } catch {
                 log.error("scan failed: \(error)")
-                events.publish(.scan(ScanProgressUpdate(seen: 0, total: nil, rate: 0, done: true)))
+                events.publish(.scan(ScanProgressSummary(seen: 0, total: nil, rate: 0, done: true)))
                 throw error
             }
         }

@@ -3,13 +3,12 @@ import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
-import QPlayProtocol
 import SystemPackage
 
 /// The edge between the pure engine and the world: it feeds the engine commands with
 /// the time and the position the audio thread reports, carries out the audio commands
 /// the engine returns, arms the engine's deadline (tap/hold), turns engine events into
-/// protocol events and saves every change before the command that made it is answered
+/// core events for every frontend (`EventPublisher`) and saves every change before the command that made it is answered
 /// (a few rows: see `StateStore`). Nothing here blocks the audio thread: every
 /// AudioPlayer call only queues a command.
 ///
@@ -119,22 +118,23 @@ actor PlayerService {
         return snapshot.position
     }
 
-    func status() -> QPlayProtocol.Status {
+    /// The player as every frontend shows it (JSON `status`, MPD's `status`).
+    func snapshot() -> PlayerSnapshot {
         let position = self.position
         let snapshot = audio.snapshot
         // The length the decoder measured, of the request status describes: one snapshot
         // gives track, position and duration alike.
         let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
-        var status = QPlayProtocol.Status(engine.status(position: position, duration: measured), output: snapshot)
-        status.storageError = storageError
-        let choice = engine.currentRequestToken.flatMap { replayGainChoices[$0] }
-        status.replayGain = ReplayGainStatus(
-            mode: replayGain.mode.rawValue, gain: choice?.decibels, source: choice?.source.rawValue)
-        return status
+        return PlayerSnapshot(
+            status: engine.status(position: position, duration: measured),
+            outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
+            replayGainMode: replayGain.mode,
+            replayGain: engine.currentRequestToken.flatMap { replayGainChoices[$0] })
     }
 
-    func queue() -> QPlayProtocol.Queue {
-        QPlayProtocol.Queue(engine.queue)
+    /// The collection the user sees, with its version.
+    func queueSnapshot() -> QueueSnapshot {
+        engine.queue
     }
 
     // MARK: Commands
@@ -159,11 +159,11 @@ actor PlayerService {
     /// A press is not tied to the connection that sent it: key bindings run one `qplay
     /// press` and, at key-up, another process's `qplay release`. A press that is never
     /// released ends itself at the engine's maximum hold.
-    func press(_ button: QPlayModel.Button) {
+    func press(_ button: Button) {
         apply(engine.press(button, now: now, position: position))
     }
 
-    func release(_ button: QPlayModel.Button) throws(EngineError) -> (action: QPlayModel.ButtonAction, heldMilliseconds: Int) {
+    func release(_ button: Button) throws(EngineError) -> (action: ButtonAction, heldMilliseconds: Int) {
         let result = try engine.release(button, now: now, position: position)
         apply(result.output)
         return (result.action, result.heldMilliseconds)
@@ -182,13 +182,14 @@ actor PlayerService {
         for event in output.events {
             switch event {
             case .player:
-                events.publish(.player(status()))
+                events.publish(.player(snapshot()))
             case .queue:
                 let queue = engine.queue
-                events.publish(.queue(QueueChange(length: queue.entries.count, modified: queue.modified)))
+                events.publish(
+                    .queue(QueueChangeSummary(length: queue.entries.count, modified: queue.modified, version: queue.version)))
             case .playbackFailed(let entry, let reason):
                 log.error("skipped \(entry.track.path): \(reason)")
-                events.publish(.error(SkippedEntry(entry: Int64(entry.id), track: Track(entry.track), reason: reason)))
+                events.publish(.error(entry: entry, reason: reason))
             }
         }
         armDeadline()
@@ -218,7 +219,7 @@ actor PlayerService {
         if storageError != message {
             log.error("\(message); changes are kept in memory and saved when the disk works again")
             storageError = message
-            events.publish(.storage(StorageStatus(error: message)))
+            events.publish(.storage(message))
         }
         guard saveRetry == nil else { return }
         saveRetry = Task { [weak self] in
@@ -235,7 +236,7 @@ actor PlayerService {
         saveRetry = nil
         storageError = nil
         log.notice("the player state is saved again")
-        events.publish(.storage(StorageStatus(error: nil)))
+        events.publish(.storage(nil))
     }
 
     private func send(_ command: AudioCommand) {
@@ -258,7 +259,7 @@ actor PlayerService {
             commanded = nil
             audio.stop()
         case .seek(let seconds):
-            let moving = engine.status(position: 0).state == .playing
+            let moving = engine.playbackState == .playing
             commanded = CommandedPosition(
                 token: engine.currentRequestToken, seeking: true, seconds: seconds, at: now, moving: moving)
             audio.seek(to: seconds, in: engine.currentRequestToken)
@@ -319,7 +320,7 @@ actor PlayerService {
             } else {
                 log.info("output \(audio.snapshot.outputName) recovered")
             }
-            events.publish(.player(status()))
+            events.publish(.player(snapshot()))
         }
     }
 
@@ -331,7 +332,7 @@ actor PlayerService {
         // A position write that failed in the background is a failing disk like any
         // other: reported, and retried by saving everything.
         if let error = store?.takePositionWriteError() { storageFailed(error) }
-        guard engine.status(position: 0).state == .playing else { return }
+        guard engine.playbackState == .playing else { return }
         let position = self.position
         store?.savePosition(entry: engine.queue.current, seconds: position)
     }

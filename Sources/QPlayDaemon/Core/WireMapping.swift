@@ -1,4 +1,3 @@
-import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
@@ -19,7 +18,8 @@ extension QPlayProtocol.Track {
 }
 
 extension QPlayProtocol.Status {
-    init(_ status: EngineStatus, output: AudioSnapshot) {
+    init(_ snapshot: PlayerSnapshot) {
+        let status = snapshot.status
         let hasTrack = status.entry != nil
         self.init(
             state: PlayerState(status.state),
@@ -33,8 +33,32 @@ extension QPlayProtocol.Status {
             volume: status.volume,
             repeat: QPlayProtocol.RepeatMode(status.repeatMode),
             shuffle: status.shuffle,
+            single: status.single,
+            consume: status.consume,
             seeking: Seeking(status.seeking),
-            output: OutputStatus(name: output.outputName, error: output.outputError))
+            output: OutputStatus(name: snapshot.outputName, error: snapshot.outputError),
+            storageError: snapshot.storageError,
+            replayGain: ReplayGainStatus(
+                mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
+                source: snapshot.replayGain?.source.rawValue))
+    }
+}
+
+extension QPlayProtocol.Event {
+    init(_ event: CoreEvent) {
+        switch event {
+        case .player(let snapshot):
+            self = .player(QPlayProtocol.Status(snapshot))
+        case .queue(let change):
+            self = .queue(QueueChange(length: change.length, modified: change.modified))
+        case .scan(let progress):
+            self = .scan(
+                ScanProgressUpdate(seen: progress.seen, total: progress.total, rate: progress.rate, done: progress.done))
+        case .error(let entry, let reason):
+            self = .error(SkippedEntry(entry: Int64(entry.id), track: QPlayProtocol.Track(entry.track), reason: reason))
+        case .storage(let error):
+            self = .storage(StorageStatus(error: error))
+        }
     }
 }
 

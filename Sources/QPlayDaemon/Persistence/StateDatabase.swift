@@ -9,7 +9,7 @@ import SystemPackage
 ///
 /// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
-/// modified flag), `playback_position` (one row, written apart and debounced), and
+/// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -80,7 +80,7 @@ final class StateDatabase: Sendable {
         }
     }
 
-    /// Versioned schema; add `v3`… below, never edit a shipped migration.
+    /// Versioned schema; add `v4`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -124,6 +124,16 @@ final class StateDatabase: Sendable {
                         random_state INTEGER NOT NULL,
                         saved_at REAL NOT NULL
                     );
+                    """)
+        }
+        migrator.registerMigration("v3") { db in
+            // Single and consume (MPD's modes) and the collection's edit count. A database
+            // from before loads with both modes off and version 0.
+            try db.execute(
+                sql: """
+                    ALTER TABLE player_settings ADD COLUMN single INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE player_settings ADD COLUMN consume INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE player_settings ADD COLUMN queue_version INTEGER NOT NULL DEFAULT 0;
                     """)
         }
         return migrator

@@ -166,32 +166,38 @@ extension PersistedEngineSettings {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state
+                    SELECT current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state,
+                        single, consume, queue_version
                     FROM player_settings WHERE id = 1
                     """)
         else { return nil }
         let randomState: Int64 = row["random_state"]
+        let queueVersion: Int64 = row["queue_version"]
         return PersistedEngineSettings(
             current: row["current"], modified: row["modified"], volume: row["volume"],
             repeatMode: RepeatMode(rawValue: row["repeat_mode"]) ?? .off, shuffle: row["shuffle"],
-            nextEntryID: row["next_entry_id"], randomState: UInt64(bitPattern: randomState))
+            nextEntryID: row["next_entry_id"], randomState: UInt64(bitPattern: randomState),
+            single: row["single"], consume: row["consume"], queueVersion: UInt64(bitPattern: queueVersion))
     }
 
     func upsert(_ db: Database, format: Int) throws {
         try db.execute(
             sql: """
                 INSERT INTO player_settings
-                    (id, format, current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state, saved_at)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, format, current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state,
+                     single, consume, queue_version, saved_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     format = excluded.format, current = excluded.current, modified = excluded.modified,
                     volume = excluded.volume, repeat_mode = excluded.repeat_mode, shuffle = excluded.shuffle,
                     next_entry_id = excluded.next_entry_id, random_state = excluded.random_state,
-                    saved_at = excluded.saved_at
+                    single = excluded.single, consume = excluded.consume,
+                    queue_version = excluded.queue_version, saved_at = excluded.saved_at
                 """,
             arguments: [
                 format, current, modified, volume, repeatMode.rawValue, shuffle, nextEntryID,
-                Int64(bitPattern: randomState), Date().timeIntervalSince1970,
+                Int64(bitPattern: randomState), single, consume, Int64(bitPattern: queueVersion),
+                Date().timeIntervalSince1970,
             ])
     }
 }

@@ -54,6 +54,9 @@ public enum Listing {
             lines.append("stopped, \(status.queueLength) \(status.queueLength == 1 ? "entry" : "entries") in the queue")
         }
         var options = "  volume \(status.volume)%   repeat \(status.repeat.rawValue)   shuffle \(status.shuffle ? "on" : "off")"
+        // Set by MPD clients only: shown when on, so the usual block stays as it was.
+        if status.single { options += "   single on" }
+        if status.consume { options += "   consume on" }
         if let replayGain = status.replayGain, replayGain.mode != "off" {
             options += "   replaygain \(replayGain.mode)"
             if let gain = replayGain.roundedGain, let source = replayGain.source, status.state != .stopped {

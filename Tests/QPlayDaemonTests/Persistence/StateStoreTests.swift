@@ -156,6 +156,53 @@ import Glibc
         #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM player_state") } == 0)
     }
 
+    @Test func singleConsumeAndTheQueueVersionSurviveReopening() throws {
+        let dir = TemporaryDirectory("qplay-state")
+        defer { dir.remove() }
+        let path = dir.appending("state.sqlite")
+        var saved = testEngineState([1, 2], current: 1)
+        saved.settings.single = true
+        saved.settings.consume = true
+        saved.settings.queueVersion = UInt64(Int64.max) + 7  // the full unsigned range
+        do {
+            let store = try StateStore(path: path)
+            try store.save(saved)
+            try store.close()
+        }
+        let loaded = try #require(try StateStore(path: path).load())
+        #expect(loaded.state.settings.single)
+        #expect(loaded.state.settings.consume)
+        #expect(loaded.state.settings.queueVersion == UInt64(Int64.max) + 7)
+    }
+
+    /// A database written before single, consume and the queue version existed loads
+    /// with both modes off and version 0, its queue and settings intact.
+    @Test func aDatabaseFromBeforeTheModesLoads() throws {
+        let dir = TemporaryDirectory("qplay-state")
+        defer { dir.remove() }
+        let path = dir.appending("state.sqlite")
+        let database = try DatabaseQueue(path: path.string)
+        try StateDatabase.migrator.migrate(database, upTo: "v2")
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO player_settings
+                        (id, format, current, modified, volume, repeat_mode, shuffle, next_entry_id, random_state, saved_at)
+                    VALUES (1, 1, NULL, 0, 35, 'one', 0, 9, 77, 0)
+                    """)
+        }
+        try database.close()
+
+        let store = try StateStore(path: path)
+        #expect(store.movedAside == nil)
+        let loaded = try #require(try store.load())
+        #expect(loaded.state.settings.volume == 35)
+        #expect(loaded.state.settings.repeatMode == .one)
+        #expect(loaded.state.settings.single == false)
+        #expect(loaded.state.settings.consume == false)
+        #expect(loaded.state.settings.queueVersion == 0)
+    }
+
     /// A file of a newer qplayd (an unknown schema migration, or a first-format state of
     /// a higher version) is renamed and kept, never written over.
     @Test func aStateOfANewerFormatIsKeptAside() throws {

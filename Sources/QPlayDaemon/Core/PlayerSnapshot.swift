@@ -1,0 +1,19 @@
+import QPlayEngine
+import QPlayModel
+
+/// Everything a frontend shows of the player at one moment, in the model's terms: the
+/// engine's status at the audio thread's position (with the length the decoder
+/// measured), the output, whether saving works, and the ReplayGain applied. Each
+/// frontend translates it into its own protocol (JSON `status`, MPD's `status` and
+/// `currentsong`).
+struct PlayerSnapshot: Sendable, Equatable {
+    var status: EngineStatus
+    var outputName: String
+    /// What is wrong with the output now (it is being retried), nil while it works.
+    var outputError: String?
+    /// Why the player state cannot be saved now, nil while saves work.
+    var storageError: String?
+    var replayGainMode: ReplayGainMode
+    /// The gain applied to the now-playing request; nil when none applies.
+    var replayGain: ReplayGainSettings.Choice?
+}

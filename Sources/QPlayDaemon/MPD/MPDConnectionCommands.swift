@@ -1,0 +1,120 @@
+import QPlayModel
+import QPlayMPD
+
+/// Commands about the connection itself and what the server knows: password, tagtypes,
+/// idle, the command lists, handlers and decoders.
+enum MPDConnectionCommands {
+    static let all: [MPDCommand] = [
+        MPDCommand("ping", beforePassword: true) { _ in },
+        MPDCommand("close", beforePassword: true) { call in call.closes = true },
+        MPDCommand("password", beforePassword: true, arguments: 1...1) { call in
+            guard call.settings.password == nil || call[0] == call.settings.password else {
+                throw MPDError(.password, "incorrect password")
+            }
+            call.settings.authorized = true
+        },
+        MPDCommand("binarylimit", beforePassword: true, arguments: 1...1) { call in
+            // qplay sends no binary responses (no album art): the limit is checked only.
+            let limit = try MPDArgument.unsigned(call[0])
+            guard limit >= 64 else { throw MPDError(.argument, "Value too small") }
+        },
+        MPDCommand("commands", beforePassword: true) { call in
+            for name in MPDCommandTable.sortedNames {
+                guard let command = MPDCommandTable.command(named: name), call.settings.permits(command) else { continue }
+                call.response.field("command", name)
+            }
+        },
+        MPDCommand("notcommands", beforePassword: true) { call in
+            for name in MPDCommandTable.sortedNames {
+                guard let command = MPDCommandTable.command(named: name), !call.settings.permits(command) else { continue }
+                call.response.field("command", name)
+            }
+        },
+        MPDCommand("tagtypes", beforePassword: true, arguments: 0...Int.max) { call in try tagtypes(&call) },
+        MPDCommand("idle", arguments: 0...Int.max) { call in
+            var wanted = MPDSubsystems()
+            for name in call.arguments {
+                guard let subsystem = MPDSubsystem.named(name) else {
+                    throw MPDError(.argument, "Unrecognized idle event: \(name)")
+                }
+                wanted.insert(MPDSubsystems(subsystem))
+            }
+            call.idle = wanted.isEmpty ? .all : wanted
+        },
+        // Answered by the session itself (it ends a waiting idle); listed for `commands`.
+        MPDCommand("noidle") { _ in },
+        MPDCommand("urlhandlers") { _ in
+            // qplay plays files of its library only: no streams.
+        },
+        MPDCommand("decoders") { call in
+            for format in AudioFileFormat.allCases {
+                call.response.field("plugin", format.rawValue)
+                for suffix in format.fileExtensions.sorted() { call.response.field("suffix", suffix) }
+            }
+        },
+        MPDCommand("config") { _ in
+            throw MPDError(.permission, "Command only permitted to local clients")
+        },
+    ] + storedPlaylistCommands
+
+    /// MPD answers these when it has no `playlist_directory`; qplay keeps no stored
+    /// playlists (its queue is saved with the player state instead).
+    private static let storedPlaylistCommands: [MPDCommand] =
+        [
+            "listplaylists", "listplaylist", "listplaylistinfo", "save", "rm", "rename", "playlistadd",
+            "playlistclear", "playlistdelete", "playlistmove", "searchaddpl",
+        ].map { name in
+            MPDCommand(name, arguments: 0...Int.max) { _ in
+                throw MPDError(.unknown, "Stored playlists are disabled")
+            }
+        } + [
+            MPDCommand("load", arguments: 1...3) { _ in throw MPDError(.noExist, "No such playlist") }
+        ]
+
+    /// `tagtypes`, `tagtypes clear|all`, `tagtypes enable|disable TAG...`: which tags the
+    /// connection's songs show.
+    private static func tagtypes(_ call: inout MPDCall) throws {
+        guard let action = call.argument(0) else {
+            for tag in MPDSongWriter.supportedTags where call.settings.tags.contains(tag) {
+                call.response.field("tagtype", tag.rawValue)
+            }
+            return
+        }
+        let names = call.arguments.dropFirst()
+        switch action {
+        case "clear", "all":
+            guard names.isEmpty else { throw MPDError(.argument, "Too many arguments") }
+            call.settings.tags = action == "all" ? Set(MPDSongWriter.supportedTags) : []
+        case "enable", "disable":
+            guard !names.isEmpty else { throw MPDError(.argument, "Not enough arguments") }
+            var tags = Set<MPDTag>()
+            for name in names {
+                guard let tag = MPDTag.named(name) else {
+                    // MPD knows more tags than qplay has data for; they change nothing here.
+                    guard MPDKnownTags.contains(name) else { throw MPDError(.argument, "Unknown tag type: \(name)") }
+                    continue
+                }
+                tags.insert(tag)
+            }
+            if action == "enable" { call.settings.tags.formUnion(tags) } else { call.settings.tags.subtract(tags) }
+        default:
+            throw MPDError(.argument, "Unknown sub command")
+        }
+    }
+}
+
+/// The other tag names MPD 0.23 knows (`tagtypes` lists them there): clients such as
+/// ncmpcpp enable or disable them, which must not fail here.
+enum MPDKnownTags {
+    static let names: Set<String> = Set(
+        [
+            "ArtistSort", "AlbumSort", "AlbumArtistSort", "Name", "OriginalDate", "Composer", "ComposerSort",
+            "Performer", "Conductor", "Work", "Movement", "MovementNumber", "Ensemble", "Location", "Grouping",
+            "Label", "Comment", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
+            "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+        ].map { $0.lowercased() })
+
+    static func contains(_ name: String) -> Bool {
+        names.contains(name.lowercased())
+    }
+}

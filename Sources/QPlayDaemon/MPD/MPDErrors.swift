@@ -1,0 +1,27 @@
+import QPlayEngine
+import QPlayLibrary
+import QPlayMPD
+
+/// qplay's errors as MPD's ACK codes.
+enum MPDErrors {
+    static func translate(_ error: any Error) -> MPDError {
+        switch error {
+        case let error as MPDError:
+            return error
+        case let error as EngineError:
+            switch error {
+            case .noMatch: return MPDError(.noExist, "No such song")
+            case .notFound(let message): return MPDError(.noExist, message)
+            case .badRequest(let message): return MPDError(.argument, message)
+            }
+        case let error as LibraryScanError:
+            if case .subpathNotFound = error { return MPDError(.noExist, "Malformed path") }
+            return MPDError(.system, error.description)
+        default:
+            if DatabaseFiles.isStorageFailure(error) {
+                return MPDError(.system, "cannot read the library index: \(DatabaseFiles.reason(error))")
+            }
+            return MPDError(.system, "\(error)")
+        }
+    }
+}
