@@ -12,6 +12,8 @@ struct MPDCommandContext: Sendable {
     let activity: MPDActivity
     /// Trims the heap after large answers, as for the JSON frontend.
     let memory = IdleMemoryRelease()
+    /// Songs already formatted, shared by every connection.
+    let songs = MPDSongCache()
 
     var index: LibraryIndex { library.index }
 

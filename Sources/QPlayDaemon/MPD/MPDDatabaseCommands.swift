@@ -41,8 +41,10 @@ enum MPDDatabaseCommands {
         var found = try tracks(matching: filter, in: call.context)
         if let sort = arguments.sort { found = try sorted(found, by: sort) }
         let window = arguments.window.map { $0.clamped(to: found.count) } ?? found.indices
+        let tags = call.settings.tags
+        let mask = MPDSongCache.mask(tags)
         for track in found[window] {
-            MPDSongWriter.write(track, tags: call.settings.tags, into: &call.response)
+            call.context.songs.write(track, tags: tags, mask: mask, into: &call.response)
         }
     }
 

@@ -78,23 +78,23 @@ enum MPDQueueCommands {
             } else {
                 positions = queue.entries.indices
             }
-            writeEntries(queue, positions, tags: call.settings.tags, into: &call.response)
+            writeEntries(queue, positions, call: &call)
         },
         MPDCommand("playlistid", arguments: 0...1) { call in
             let queue = await call.context.player.queueSnapshot()
             guard let text = call.argument(0) else {
-                writeEntries(queue, queue.entries.indices, tags: call.settings.tags, into: &call.response)
+                writeEntries(queue, queue.entries.indices, call: &call)
                 return
             }
             let id = EntryID(try MPDArgument.unsigned(text))
             guard let position = queue.entries.firstIndex(where: { $0.id == id }) else {
                 throw MPDError(.noExist, "No such song")
             }
-            writeEntries(queue, position..<(position + 1), tags: call.settings.tags, into: &call.response)
+            writeEntries(queue, position..<(position + 1), call: &call)
         },
         MPDCommand("plchanges", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
-            writeEntries(queue, positions, tags: call.settings.tags, into: &call.response)
+            writeEntries(queue, positions, call: &call)
         },
         MPDCommand("plchangesposid", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
@@ -106,11 +106,14 @@ enum MPDQueueCommands {
     ]
 
     private static func writeEntries(
-        _ queue: QueueSnapshot, _ positions: Range<Int>, tags: Set<MPDTag>, into response: inout MPDResponse
+        _ queue: QueueSnapshot, _ positions: Range<Int>, call: inout MPDCall
     ) {
+        let tags = call.settings.tags
+        let mask = MPDSongCache.mask(tags)
         for position in positions {
             let entry = queue.entries[position]
-            MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: tags, into: &response)
+            call.context.songs.write(
+                entry.track, position: position, id: entry.id, tags: tags, mask: mask, into: &call.response)
         }
     }
 
