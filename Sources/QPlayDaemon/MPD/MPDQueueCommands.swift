@@ -111,11 +111,9 @@ enum MPDQueueCommands {
         let tags = call.settings.tags
         let mask = MPDSongCache.mask(tags)
         for position in positions {
-            // Read in place: a copy of the entry retains every string of its track, which
-            // was a seventh of a 5,000-entry `playlistinfo`.
+            let entry = queue.entries[position]
             call.context.songs.write(
-                queue.entries[position].track, position: position, id: queue.entries[position].id, tags: tags,
-                mask: mask, into: &call.response)
+                entry.track, position: position, id: entry.id, tags: tags, mask: mask, into: &call.response)
         }
     }
 
