@@ -31,4 +31,11 @@ public struct EngineOutput: Sendable, Equatable {
     mutating func notify(_ event: EngineEvent) {
         if !events.contains(event) { events.append(event) }
     }
+
+    /// What a later call asked for, after this one's: for a frontend command made of
+    /// several engine calls (repeat then shuffle; clear then stop), carried out as one.
+    public mutating func append(_ later: EngineOutput) {
+        audio += later.audio
+        for event in later.events { notify(event) }
+    }
 }

@@ -121,14 +121,10 @@ struct CommandDispatcher: RequestHandler {
             try await player.perform { engine, now, position in
                 var output = EngineOutput()
                 if let repeatMode {
-                    let step = engine.setRepeat(QPlayModel.RepeatMode(repeatMode), now: now, position: position)
-                    output.audio += step.audio
-                    output.events += step.events.filter { !output.events.contains($0) }
+                    output.append(engine.setRepeat(QPlayModel.RepeatMode(repeatMode), now: now, position: position))
                 }
                 if let shuffle {
-                    let step = engine.setShuffle(shuffle, now: now, position: position)
-                    output.audio += step.audio
-                    output.events += step.events.filter { !output.events.contains($0) }
+                    output.append(engine.setShuffle(shuffle, now: now, position: position))
                 }
                 return output
             }

@@ -10,10 +10,10 @@ struct MPDCommandContext: Sendable {
     let startedAt: ContinuousClock.Instant
     /// Update jobs and playing time, learnt from the core's events.
     let activity: MPDActivity
+    /// The queue's songs as last written, for `playlistinfo` and its kin.
+    let queueListing = MPDQueueListing()
     /// Trims the heap after large answers, as for the JSON frontend.
     let memory = IdleMemoryRelease()
-    /// Songs already formatted, shared by every connection.
-    let songs = MPDSongCache()
 
     var index: LibraryIndex { library.index }
 

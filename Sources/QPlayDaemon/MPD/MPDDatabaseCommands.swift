@@ -41,10 +41,13 @@ enum MPDDatabaseCommands {
         var found = try tracks(matching: filter, in: call.context)
         if let sort = arguments.sort { found = try sorted(found, by: sort) }
         let window = arguments.window.map { $0.clamped(to: found.count) } ?? found.indices
-        let tags = call.settings.tags
-        let mask = MPDSongCache.mask(tags)
+        let mask = MPDTagMask(call.settings.tags)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
         for track in found[window] {
-            call.context.songs.write(track, tags: tags, mask: mask, into: &call.response)
+            bytes.removeAll(keepingCapacity: true)
+            MPDSongWriter.write(track, position: nil, id: nil, tags: mask, into: &bytes)
+            call.response.append(bytes)
         }
     }
 

@@ -78,23 +78,23 @@ enum MPDQueueCommands {
             } else {
                 positions = queue.entries.indices
             }
-            writeEntries(queue, positions, call: &call)
+            writeEntries(&call, queue, positions)
         },
         MPDCommand("playlistid", arguments: 0...1) { call in
             let queue = await call.context.player.queueSnapshot()
             guard let text = call.argument(0) else {
-                writeEntries(queue, queue.entries.indices, call: &call)
+                writeEntries(&call, queue, queue.entries.indices)
                 return
             }
             let id = EntryID(try MPDArgument.unsigned(text))
             guard let position = queue.entries.firstIndex(where: { $0.id == id }) else {
                 throw MPDError(.noExist, "No such song")
             }
-            writeEntries(queue, position..<(position + 1), call: &call)
+            writeEntries(&call, queue, position..<(position + 1))
         },
         MPDCommand("plchanges", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
-            writeEntries(queue, positions, call: &call)
+            writeEntries(&call, queue, positions)
         },
         MPDCommand("plchangesposid", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
@@ -105,16 +105,8 @@ enum MPDQueueCommands {
         },
     ]
 
-    private static func writeEntries(
-        _ queue: QueueSnapshot, _ positions: Range<Int>, call: inout MPDCall
-    ) {
-        let tags = call.settings.tags
-        let mask = MPDSongCache.mask(tags)
-        for position in positions {
-            let entry = queue.entries[position]
-            call.context.songs.write(
-                entry.track, position: position, id: entry.id, tags: tags, mask: mask, into: &call.response)
-        }
+    private static func writeEntries(_ call: inout MPDCall, _ queue: QueueSnapshot, _ positions: Range<Int>) {
+        call.context.queueListing.write(queue, positions, tags: MPDTagMask(call.settings.tags), into: &call.response)
     }
 
     /// `plchanges VERSION [RANGE]`: qplay does not keep the version each entry last

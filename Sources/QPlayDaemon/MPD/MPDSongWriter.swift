@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QPlayLibrary
 import QPlayMPD
 import QPlayModel
@@ -12,18 +15,105 @@ enum MPDSongWriter {
     static func write(
         _ track: Track, position: Int? = nil, id: EntryID? = nil, tags: Set<MPDTag>, into response: inout MPDResponse
     ) {
-        response.field("file", track.text(of: .path))
-        response.field("Last-Modified", isoDate(nanoseconds: track.modificationTime))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(320)
+        write(track, position: position, id: id, tags: MPDTagMask(tags), into: &bytes)
+        response.append(bytes)
+    }
+
+    /// The same into a byte buffer: a long list (`playlistinfo` of thousands) is built
+    /// in one buffer, without a String per line.
+    static func write(_ track: Track, position: Int?, id: EntryID?, tags: MPDTagMask, into bytes: inout [UInt8]) {
+        appendPath(of: track, &bytes)
+        bytes += "Last-Modified: ".utf8
+        appendISODate(nanoseconds: track.modificationTime, &bytes)
+        bytes.append(0x0A)
         if track.sampleRate > 0 {
-            response.field("Format", "\(track.sampleRate):\(sampleFormat(track)):\(track.channels)")
+            bytes += "Format: ".utf8
+            appendInteger(track.sampleRate, &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            bytes += sampleFormat(track).utf8
+            bytes.append(UInt8(ascii: ":"))
+            appendInteger(track.channels, &bytes)
+            bytes.append(0x0A)
         }
-        for tag in supportedTags where tags.contains(tag) {
-            if let value = value(of: tag, in: track) { response.field(tag.rawValue, value) }
+        if tags.contains(.artist), let artist = nonEmpty(track.artist) { field("Artist: ", artist, &bytes) }
+        if tags.contains(.albumArtist), let albumArtist = nonEmpty(track.albumArtist) {
+            field("AlbumArtist: ", albumArtist, &bytes)
         }
-        response.field("Time", MPDNumber.roundedSeconds(track.duration))
-        response.field("duration", MPDNumber.seconds(track.duration))
-        if let position { response.field("Pos", position) }
-        if let id { response.field("Id", Int(id)) }
+        if tags.contains(.title), track.hasTitleTag { field("Title: ", track.title, &bytes) }
+        if tags.contains(.album), let album = nonEmpty(track.album) { field("Album: ", album, &bytes) }
+        if tags.contains(.track), let number = track.trackNumber { integerField("Track: ", number, &bytes) }
+        if tags.contains(.date), let year = track.year { integerField("Date: ", year, &bytes) }
+        if tags.contains(.genre), let genre = nonEmpty(track.genre) { field("Genre: ", genre, &bytes) }
+        if tags.contains(.disc), let disc = track.discNumber { integerField("Disc: ", disc, &bytes) }
+        integerField("Time: ", MPDNumber.roundedSeconds(track.duration), &bytes)
+        bytes += "duration: ".utf8
+        bytes += MPDNumber.seconds(track.duration).utf8
+        bytes.append(0x0A)
+        if let position { integerField("Pos: ", position, &bytes) }
+        if let id { integerField("Id: ", Int(id), &bytes) }
+    }
+
+    /// `file: PATH`: the path's bytes as they are when they are UTF-8 (nearly always),
+    /// else as the library shows them (invalid bytes as U+FFFD).
+    private static func appendPath(of track: Track, _ bytes: inout [UInt8]) {
+        bytes += "file: ".utf8
+        let start = bytes.count
+        var ascii = true
+        track.path.withPlatformString { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: strlen(pointer) + 1) { raw in
+                bytes.append(contentsOf: UnsafeBufferPointer(start: raw, count: strlen(pointer)))
+            }
+        }
+        for index in start..<bytes.count where bytes[index] >= 0x80 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            if bytes[index] >= 0x80 { ascii = false } else { bytes[index] = 0x20 }
+        }
+        if !ascii, String(validating: bytes[start...], as: UTF8.self) == nil {
+            bytes.removeSubrange(start...)
+            bytes += track.text(of: .path).utf8
+        }
+        bytes.append(0x0A)
+    }
+
+    /// `key` (with its ": ") and `value` on one line: a newline in a tag becomes a space,
+    /// as `MPDResponse.field` does.
+    private static func field(_ key: StaticString, _ value: String, _ bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        let start = bytes.count
+        bytes += value.utf8
+        for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D {
+            bytes[index] = 0x20
+        }
+        bytes.append(0x0A)
+    }
+
+    private static func integerField(_ key: StaticString, _ value: Int, _ bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        appendInteger(value, &bytes)
+        bytes.append(0x0A)
+    }
+
+    /// Decimal digits without a String.
+    static func appendInteger(_ value: Int, _ bytes: inout [UInt8]) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendInteger(value == Int.min ? Int.max : -value, &bytes)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     /// A tag's text, nil when the track has none. A title is always there (qplay falls
@@ -61,6 +151,12 @@ enum MPDSongWriter {
     /// `YYYY-MM-DDTHH:MM:SSZ` (UTC), without Foundation's formatter: it is on the path of
     /// every song of a 5,000-entry `playlistinfo`.
     static func isoDate(nanoseconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        appendISODate(nanoseconds: nanoseconds, &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendISODate(nanoseconds: Int64, _ bytes: inout [UInt8]) {
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
         var days = seconds >= 0 ? seconds / 86400 : (seconds + 1) / 86400 - 1
         let secondOfDay = Int(seconds - days * 86400)
@@ -74,42 +170,53 @@ enum MPDSongWriter {
         let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
         let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
         let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-        // One buffer of digits, not a dozen small strings joined: this was a tenth of a
-        // 5,000-entry `playlistinfo`.
-        var text = [UInt8]()
-        text.reserveCapacity(24)
-        appendDigits(year, 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(day, 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, 2, to: &text)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        padded(year, 4, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        padded(month, 2, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        padded(day, 2, &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        padded(secondOfDay / 3600, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        padded(secondOfDay / 60 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        padded(secondOfDay % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// `value` in decimal, zero-padded to at least `width` digits (a minus sign first).
-    private static func appendDigits(_ value: Int, _ width: Int, to text: inout [UInt8]) {
-        if value < 0 { text.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var count = 1
-        var rest = magnitude / 10
+    private static func padded(_ value: Int, _ width: Int, _ bytes: inout [UInt8]) {
+        var digits = 1
+        var rest = value / 10
         while rest > 0 {
-            count += 1
+            digits += 1
             rest /= 10
         }
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
-        var index = text.count
-        repeat {
-            index -= 1
-            text[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
+        appendInteger(value, &bytes)
+    }
+}
+
+/// The enabled tags as bits, for the per-song checks of long lists.
+struct MPDTagMask: Sendable, Equatable {
+    private var bits: UInt16 = 0
+
+    init(_ tags: Set<MPDTag>) {
+        for tag in tags { bits |= Self.bit(tag) }
+    }
+
+    func contains(_ tag: MPDTag) -> Bool { bits & Self.bit(tag) != 0 }
+
+    private static func bit(_ tag: MPDTag) -> UInt16 {
+        switch tag {
+        case .artist: 1
+        case .album: 2
+        case .albumArtist: 4
+        case .title: 8
+        case .track: 16
+        case .disc: 32
+        case .date: 64
+        case .genre: 128
+        }
     }
 }
 
@@ -120,10 +227,12 @@ extension Track {
     /// untagged file; a file tagged with nothing but its own name loses its title here).
     var hasTitleTag: Bool {
         guard !title.isEmpty else { return false }
-        // Other tags first: they settle it for nearly every track without parsing the
-        // path, which cost a tenth of a 5,000-entry `playlistinfo`.
-        let hasOtherTags = artist != nil || album != nil || albumArtist != nil || genre != nil || year != nil
-            || trackNumber != nil || discNumber != nil
-        return hasOtherTags || title != path.lastComponent?.stem
+        // The cheap checks first: parsing the path is the dearer part of a song's fields.
+        if artist != nil || album != nil || albumArtist != nil || genre != nil || year != nil || trackNumber != nil
+            || discNumber != nil
+        {
+            return true
+        }
+        return title != path.lastComponent?.stem
     }
 }

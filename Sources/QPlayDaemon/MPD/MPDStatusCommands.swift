@@ -7,11 +7,7 @@ import QPlayModel
 enum MPDStatusCommands {
     static let all: [MPDCommand] = [
         MPDCommand("status") { call in
-            let snapshot = await call.context.player.snapshot()
-            var nextPosition: Int?
-            if let next = snapshot.status.next {
-                nextPosition = await call.context.player.queueSnapshot().position(of: next.id, near: snapshot.status.index)
-            }
+            let (snapshot, nextPosition) = await call.context.player.snapshotWithNextPosition()
             writeStatus(
                 snapshot, nextPosition: nextPosition, updatingJob: call.context.activity.runningJob,
                 into: &call.response)

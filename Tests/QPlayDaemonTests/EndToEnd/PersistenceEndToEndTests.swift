@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import QPlayTestSupport
 import Testing
 
@@ -49,41 +48,5 @@ struct PersistenceEndToEndTests {
             #expect(resumed["state"] as? String == "playing")
             #expect(abs((number(resumed["position"]) ?? -9) - restored) < 1)
         }
-    }
-
-    /// Single and consume (set by MPD clients) live in the state database with the other
-    /// options and show in qplay's status and `player` events, also after a restart.
-    @Test func singleAndConsumeAreSavedAndShownInStatus() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try daemon.qplayOK("add", "love")
-        let before = try daemon.qplayJSON("status")
-        #expect(before["single"] as? Bool == false)
-        #expect(before["consume"] as? Bool == false)
-        #expect(daemon.stop() == 0)
-        do {
-            let database = try DatabaseQueue(path: daemon.dataDirectory + "/state.sqlite")
-            let updated = try database.write { db in
-                try db.execute(sql: "UPDATE player_settings SET single = 1, consume = 1")
-                return db.changesCount
-            }
-            #expect(updated == 1)
-            try database.close()
-        }
-
-        try daemon.start()
-        let after = try daemon.qplayJSON("status")
-        #expect(after["single"] as? Bool == true)
-        #expect(after["consume"] as? Bool == true)
-        #expect(after["state"] as? String == "paused")
-        let watcher = try daemon.client()
-        _ = try watcher.ok("subscribe", ["events": ["player"]])
-        try daemon.qplayOK("play")
-        let event = try watcher.event("player") { $0["state"] as? String == "playing" }
-        #expect(event["single"] as? Bool == true)
-        #expect(event["consume"] as? Bool == true)
     }
 }

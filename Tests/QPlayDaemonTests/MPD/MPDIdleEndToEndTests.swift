@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import QPlayTestSupport
 import Testing
 
@@ -87,8 +90,11 @@ struct MPDAccessEndToEndTests {
         #expect(try client.command("commands").contains("command: status"))
         // The password holds per connection.
         #expect(try mpd.client().command("currentsong").first?.hasPrefix("ACK [4@0]") == true)
-        // And on the Unix socket too.
+        // And on the Unix socket too, which only its owner may open.
         #expect(try MPDRawClient(path: mpd.socketPath).command("stats").first?.hasPrefix("ACK [4@0]") == true)
+        var info = stat()
+        #expect(stat(mpd.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
     }
 
     @Test func anExposedAddressWithoutAPasswordStopsQPlaydAtStart() throws {
@@ -154,4 +160,29 @@ struct MPDRobustnessEndToEndTests {
         #expect(try mpd.client().command("ping") == ["OK"])
         #expect(mpd.daemon.isRunning)
     }
+
+    @Test func aClientThatNeverReadsIsPausedWhileOthersAreServed() throws {
+        let mpd = try MPDDaemon()
+        defer { mpd.stop() }
+        let before = try residentKilobytes(mpd.daemon.pid)
+        let hog = try mpd.client()
+        // About 1.2 KB an answer: 8 MB of answers, four times the output limit.
+        let requests = Array(String(repeating: "listall\n", count: 7000).utf8)
+        try hog.send(raw: requests)
+        let other = try mpd.client()
+        #expect(try other.command("ping") == ["OK"])
+        #expect(try other.command("listall").count > 10)
+        let during = try residentKilobytes(mpd.daemon.pid)
+        #expect(during - before < 20_000, "RSS grew from \(before) kB to \(during) kB")
+        #expect(mpd.daemon.isRunning)
+    }
+}
+
+/// VmRSS of a process, in kB.
+func residentKilobytes(_ pid: Int32) throws -> Int {
+    let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { throw LineSocketClient.Failure(description: "no VmRSS for \(pid)") }
+    return value
 }

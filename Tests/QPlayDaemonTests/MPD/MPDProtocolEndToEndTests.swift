@@ -50,6 +50,13 @@ struct MPDProtocolEndToEndTests {
         #expect(song.contains { $0.hasPrefix("Last-Modified: ") && $0.hasSuffix("Z") })
         #expect(song.contains { $0.hasPrefix("duration: ") })
         #expect(song.contains("Id: \(playing["songid"] ?? "?")"))
+
+        // The list as written before is not served again after an edit.
+        #expect(try client.command("delete 0") == ["OK"])
+        let edited = try client.command("playlistinfo")
+        #expect(edited.filter { $0.hasPrefix("file: ") }.first == "file: Test Tones/Love Songs/01 Love Song.mp3")
+        #expect(edited.filter { $0.hasPrefix("Pos: ") } == ["Pos: 0", "Pos: 1", "Pos: 2"])
+        #expect(try client.command("playlistinfo 1:2").filter { $0.hasPrefix("Pos: ") } == ["Pos: 1"])
     }
 
     @Test func errorsAreMPDsACKsWithTheirIndex() throws {
