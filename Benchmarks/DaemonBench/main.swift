@@ -1,10 +1,16 @@
-// qplay-bench-daemon: the measuring driver of scripts/bench-lib/daemon. It speaks both
-// qplay's JSON Lines and MPD's text protocol over raw POSIX Unix sockets, so the two
-// daemons are timed by the same code; it depends on none of qplay's modules.
+// qplay-bench-daemon: the measuring driver of scripts/bench-lib/daemon and
+// scripts/bench-lib/mpd. It speaks both qplay's JSON Lines and MPD's text protocol over
+// raw POSIX sockets, so the daemons are timed by the same code; it depends on none of
+// qplay's modules. SOCKET is a Unix socket path, or HOST:PORT for TCP.
 //
-//   qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
-//       CLIENTS connections at once, each sending REQUESTS `status` one after another
-//       (after a warm-up); prints the round-trip percentiles over all of them.
+//   qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS [--send LINE] [--warm-up N] [--pid PID]
+//       CLIENTS connections at once, each sending REQUESTS `status` (or LINE as given)
+//       one after another, after N (200) each to warm up; prints the round-trip
+//       percentiles over all of them, and with --pid the daemon's CPU time (user +
+//       system, /proc/PID/stat) per timed request.
+//   qplay-bench-daemon idle SOCKET SAMPLES
+//       MPD's `idle player` on one connection, `next` on another: the time from sending
+//       `next` until the idle answer is in, SAMPLES times (see IdleWakeUps.swift).
 //   qplay-bench-daemon rtt-turns REQUESTS qplay|mpd SOCKET [qplay|mpd SOCKET]...
 //       one connection to each daemon; REQUESTS `status` to each, taking turns request
 //       by request (after a warm-up); prints {"commands": [one summary each]}.
@@ -100,9 +106,12 @@ func jsonString(_ text: String) -> String {
 enum Request {
     case ping, status
     case titleContains(String)
+    /// A request line sent as given (the MPD bench's `search`, `playlistinfo`, ...).
+    case raw(String)
 
     func line(_ dialect: Dialect, id: Int) -> String {
         switch (self, dialect) {
+        case (.raw(let text), _): return text + "\n"
         case (.ping, .qplay): return "{\"id\":\(id),\"cmd\":\"ping\"}\n"
         case (.status, .qplay): return "{\"id\":\(id),\"cmd\":\"status\"}\n"
         case (.titleContains(let word), .qplay):
@@ -130,33 +139,11 @@ final class Connection {
     private(set) var answeredAt: UInt64 = 0
 
     /// Connects and reads the greeting; nil while nothing listens yet.
-    init?(path: String, dialect: Dialect) throws {
+    init?(address: String, dialect: Dialect) throws {
         self.dialect = dialect
         buffer.reserveCapacity(1 << 16)
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchFailure("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
-            throw BenchFailure("socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected != 0 {
-            let code = errno
-            close(descriptor)
-            if code == ENOENT || code == ECONNREFUSED { return nil }
-            throw BenchFailure("connect \(path): \(String(cString: strerror(code)))")
-        }
+        guard let descriptor = try Endpoint(address).connect() else { return nil }
+        self.descriptor = descriptor
         let greeting = try nextLine { Array($0) }
         switch dialect {
         case .qplay:
@@ -172,8 +159,19 @@ final class Connection {
     /// tracks it lists: qplay's `"path":` keys (counted after the stamp), MPD's `file:` lines.
     @discardableResult
     func request(_ request: Request) throws -> Int {
+        try begin(request)
+        return try answer(to: request)
+    }
+
+    /// Sends `request` without waiting for its answer (`idle`, whose answer comes later).
+    func begin(_ request: Request) throws {
         try send(Array(request.line(dialect, id: nextID).utf8))
         nextID += 1
+    }
+
+    /// Waits for the whole answer to `request` (see `answeredAt`); counts its tracks, or
+    /// for MPD the lines that start with `counting`.
+    func answer(to request: Request, counting: String = "file: ") throws -> Int {
         switch dialect {
         case .qplay:
             return try nextLine { reply in
@@ -184,7 +182,7 @@ final class Connection {
                 return Self.occurrences(of: #""path":""#, in: reply, stopAfterFirst: false)
             }
         case .mpd:
-            let file = Array("file: ".utf8)
+            let file = Array(counting.utf8)
             var tracks = 0
             while true {
                 let done = try nextLine { reply -> Bool in
@@ -201,6 +199,17 @@ final class Connection {
                 }
                 if done { return tracks }
             }
+        }
+    }
+
+    /// Whether an answer has begun to arrive, waiting at most `milliseconds` for it.
+    func hasInput(withinMilliseconds milliseconds: Int32) throws -> Bool {
+        if head < buffer.count { return true }
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&watched, 1, milliseconds)
+            if ready >= 0 { return ready > 0 }
+            guard errno == EINTR else { throw BenchFailure("poll: \(String(cString: strerror(errno)))") }
         }
     }
 
@@ -280,39 +289,46 @@ final class Connection {
 
 /// A thread's work and its results; the thread owns it until joined.
 final class ClientRun: @unchecked Sendable {
-    let path: String
-    let dialect: Dialect
+    let request: Request
     let requests: Int
     let warmUp: Int
     let gate: UnsafeMutablePointer<pthread_barrier_t>
+    /// Called by one thread once every client is connected and warm, before any is timed.
+    let atStart: () -> Void
     var samples: [Double] = []
     var failure: String?
+    /// Opened before the threads start, one after another: MPD listens with a backlog of
+    /// 5, and a burst of 32 connects overflows it, leaving clients that wait for a
+    /// greeting that never comes. Kept open until the caller has read the daemon's CPU
+    /// time, so that closing the connections is not counted as the requests' work.
+    var connection: Connection?
 
-    init(path: String, dialect: Dialect, requests: Int, warmUp: Int, gate: UnsafeMutablePointer<pthread_barrier_t>) {
-        self.path = path
-        self.dialect = dialect
+    init(
+        request: Request, requests: Int, warmUp: Int, gate: UnsafeMutablePointer<pthread_barrier_t>,
+        atStart: @escaping () -> Void
+    ) {
+        self.request = request
         self.requests = requests
         self.warmUp = warmUp
         self.gate = gate
+        self.atStart = atStart
         samples.reserveCapacity(requests)
     }
 
     func run() {
-        var connection: Connection?
         do {
-            connection = try Connection(path: path, dialect: dialect)
-            if connection == nil { failure = "nothing listens on \(path)" }
-            for _ in 0..<warmUp { try connection?.request(.status) }
+            for _ in 0..<warmUp { try connection?.request(request) }
         } catch {
             failure = "\(error)"
         }
         // Every client is connected and warm before any is timed.
+        if pthread_barrier_wait(gate) == PTHREAD_BARRIER_SERIAL_THREAD { atStart() }
         pthread_barrier_wait(gate)
         guard let connection, failure == nil else { return }
         do {
             for _ in 0..<requests {
                 let start = monotonicNanoseconds()
-                try connection.request(.status)
+                try connection.request(request)
                 samples.append(Double(monotonicNanoseconds() - start) / 1000)
             }
         } catch {
@@ -321,18 +337,44 @@ final class ClientRun: @unchecked Sendable {
     }
 }
 
-func roundTrips(path: String, dialect: Dialect, clients: Int, requests: Int) throws {
+/// Options of `rtt` after its positional arguments.
+struct RoundTripOptions {
+    var request = Request.status
+    var warmUp = 200
+    /// The daemon's process id: when given, its CPU time per request is reported too.
+    var pid: Int32?
+}
+
+/// Start time and the daemon's CPU reading, set by the thread that passes the gate first.
+final class RoundTripStart: @unchecked Sendable {
+    var nanoseconds: UInt64 = 0
+    var cpuTicks: UInt64 = 0
+    var failure: String?
+}
+
+func roundTrips(address: String, dialect: Dialect, clients: Int, requests: Int, options: RoundTripOptions) throws {
     let gate = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
     pthread_barrier_init(gate, nil, UInt32(clients))
     defer {
         pthread_barrier_destroy(gate)
         gate.deallocate()
     }
+    let cpu = options.pid.map(ProcessCPU.init(pid:))
+    let start = RoundTripStart()
+    let atStart = {
+        do { start.cpuTicks = try cpu?.ticks() ?? 0 } catch { start.failure = "\(error)" }
+        start.nanoseconds = monotonicNanoseconds()
+    }
     let runs = (0..<clients).map { _ in
-        ClientRun(path: path, dialect: dialect, requests: requests, warmUp: 200, gate: gate)
+        ClientRun(request: options.request, requests: requests, warmUp: options.warmUp, gate: gate, atStart: atStart)
+    }
+    for run in runs {
+        guard let connection = try Connection(address: address, dialect: dialect) else {
+            throw BenchFailure("nothing listens on \(address)")
+        }
+        run.connection = connection
     }
     var threads: [pthread_t] = []
-    let start = monotonicNanoseconds()
     for run in runs {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(run).toOpaque()
@@ -345,19 +387,27 @@ func roundTrips(path: String, dialect: Dialect, clients: Int, requests: Int) thr
         threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }
-    let seconds = Double(monotonicNanoseconds() - start) / 1e9
-    if let failure = runs.compactMap(\.failure).first { throw BenchFailure(failure) }
+    let seconds = Double(monotonicNanoseconds() - start.nanoseconds) / 1e9
+    let endTicks = try cpu?.ticks()
+    for run in runs { run.connection = nil }
+    if let failure = runs.compactMap(\.failure).first ?? start.failure { throw BenchFailure(failure) }
     let samples = runs.flatMap(\.samples)
-    printSummary(
-        samples, unit: "us",
-        extra: [("clients", "\(clients)"), ("requests_per_second", format(Double(samples.count) / seconds))])
+    var extra = [("clients", "\(clients)"), ("requests_per_second", format(Double(samples.count) / seconds))]
+    if let endTicks {
+        extra.append(("cpu_ticks", "\(endTicks - start.cpuTicks)"))
+        extra.append((
+            "cpu_us_per_request",
+            format(ProcessCPU.microsecondsPerRequest(from: start.cpuTicks, to: endTicks, requests: samples.count))
+        ))
+    }
+    printSummary(samples, unit: "us", extra: extra)
 }
 
 /// One connection to each daemon, one `status` to each in turn (A B A B ...), so that
 /// load on a shared machine falls on both alike; after a warm-up on each.
 func roundTripsInTurn(requests: Int, targets: [(dialect: Dialect, path: String)]) throws {
     let connections = try targets.map { target in
-        guard let connection = try Connection(path: target.path, dialect: target.dialect) else {
+        guard let connection = try Connection(address: target.path, dialect: target.dialect) else {
             throw BenchFailure("nothing listens on \(target.path)")
         }
         return connection
@@ -440,7 +490,7 @@ func startUpOnce(path: String, dialect: Dialect, arguments: [String]) throws -> 
             throw BenchFailure("no answer within 120 s")
         }
         do {
-            if let connection = try Connection(path: path, dialect: dialect) {
+            if let connection = try Connection(address: path, dialect: dialect) {
                 try connection.request(.ping)
                 break
             }
@@ -473,7 +523,7 @@ struct WordSearch {
 }
 
 func searches(path: String, dialect: Dialect, samples: Int, words: [String]) throws {
-    guard let connection = try Connection(path: path, dialect: dialect) else {
+    guard let connection = try Connection(address: path, dialect: dialect) else {
         throw BenchFailure("nothing listens on \(path)")
     }
     func timed(_ word: String) throws -> (milliseconds: Double, tracks: Int) {
@@ -514,7 +564,8 @@ func writeError(_ text: String) {
 
 func usage() -> Never {
     let text = """
-        usage: qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS
+        usage: qplay-bench-daemon rtt qplay|mpd SOCKET CLIENTS REQUESTS [--send LINE] [--warm-up N] [--pid PID]
+               qplay-bench-daemon idle SOCKET SAMPLES
                qplay-bench-daemon rtt-turns REQUESTS qplay|mpd SOCKET [qplay|mpd SOCKET]...
                qplay-bench-daemon spawn COUNT PROGRAM [ARGS...] [--and PROGRAM [ARGS...]]...
                qplay-bench-daemon startup COUNT qplay|mpd SOCKET PROGRAM [ARGS...]
@@ -530,10 +581,28 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "rtt":
-        guard arguments.count == 5, let dialect = Dialect(rawValue: arguments[1]),
+        guard arguments.count >= 5, let dialect = Dialect(rawValue: arguments[1]),
             let clients = Int(arguments[3]), let requests = Int(arguments[4]), clients > 0, requests > 0
         else { usage() }
-        try roundTrips(path: arguments[2], dialect: dialect, clients: clients, requests: requests)
+        var options = RoundTripOptions()
+        var rest = arguments[5...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { usage() }
+            switch flag {
+            case "--send": options.request = .raw(value)
+            case "--warm-up":
+                guard let count = Int(value), count >= 0 else { usage() }
+                options.warmUp = count
+            case "--pid":
+                guard let pid = Int32(value), pid > 0 else { usage() }
+                options.pid = pid
+            default: usage()
+            }
+        }
+        try roundTrips(address: arguments[2], dialect: dialect, clients: clients, requests: requests, options: options)
+    case "idle":
+        guard arguments.count == 3, let samples = Int(arguments[2]), samples > 0 else { usage() }
+        try idleWakeUps(address: arguments[1], samples: samples)
     case "rtt-turns":
         guard arguments.count >= 4, arguments.count % 2 == 0, let requests = Int(arguments[1]), requests > 0
         else { usage() }
