@@ -135,21 +135,11 @@ final class MPDServer: Sendable {
     }
 
     private func makeBootstrap(group: MultiThreadedEventLoopGroup, unix: Bool) -> ServerBootstrap {
-        var bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            // Nothing is accepted before the socket file is 0600 and every address is bound.
-            .serverChannelOption(ChannelOptions.autoRead, value: false)
-            .serverChannelInitializer { [logger] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
-                }
-            }
-            .childChannelOption(
-                ChannelOptions.writeBufferWaterMark,
-                value: .init(low: configuration.outputLimit / 2, high: configuration.outputLimit))
-            .childChannelInitializer { [self] channel in
-                unix ? self.admitLocal(channel) : channel.eventLoop.makeCompletedFuture { try self.setUp(channel) }
-            }
+        var bootstrap = ServerBootstrap.qplayListener(
+            group: group, logger: logger, outputLimit: configuration.outputLimit
+        ) { [self] channel in
+            unix ? self.admitLocal(channel) : channel.eventLoop.makeCompletedFuture { try self.setUp(channel) }
+        }
         if !unix {
             bootstrap = bootstrap.serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)

@@ -164,21 +164,9 @@ public final class SocketServer: Sendable {
     }
 
     private func makeBootstrap(group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
-        ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            // Accept nothing until the socket file's mode is 0600.
-            .serverChannelOption(ChannelOptions.autoRead, value: false)
-            .serverChannelInitializer { [logger] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
-                }
-            }
-            .childChannelOption(
-                ChannelOptions.writeBufferWaterMark,
-                value: .init(low: configuration.outputLimit / 2, high: configuration.outputLimit))
-            .childChannelInitializer { [self] channel in
-                self.admit(channel)
-            }
+        ServerBootstrap.qplayListener(group: group, logger: logger, outputLimit: configuration.outputLimit) {
+            [self] channel in self.admit(channel)
+        }
     }
 
     /// Checks the peer's uid, then sets the connection up.
