@@ -79,7 +79,9 @@ import Testing
             harness.player.resume()
             // The next round must see this resume done, or its pause could be merged
             // with it (the position would then move by a frame or so, legitimately).
-            try await waitUntil("playing") { harness.player.snapshot.state == .playing }
+            // Done is no longer paused: on a loaded machine this task may wake only after
+            // the rest of the track has played, and the player has stopped by then.
+            try await waitUntil("resumed") { harness.player.snapshot.state != .paused }
         }
         try await harness.waitFor(.finished(token: 1))
         await harness.shutdown()
