@@ -227,7 +227,7 @@ let package = Package(
             dependencies: ["QPlayProtocol"]),
         .testTarget(
             name: "QPlayMPDTests",
-            dependencies: ["QPlayMPD"]),
+            dependencies: ["QPlayMPD", "QPlayTestSupport"]),
         .testTarget(
             name: "QPlayDaemonTests",
             dependencies: ["QPlayDaemon", "QPlayModel", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),
