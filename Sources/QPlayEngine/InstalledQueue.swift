@@ -3,14 +3,32 @@ import QPlayModel
 /// The queue the player follows (as opposed to the collection the user edits) and the
 /// order it is played in: queue order, or with shuffle on a permutation of it.
 struct InstalledQueue: Sendable, Equatable {
-    var entries: [QueueEntry]
+    let entries: [QueueEntry]
     /// Every entry id of `entries` once, in the order they play.
-    var order: [EntryID]
+    let order: [EntryID]
+    /// The ids of `entries`, in queue order. Every track change looks entries up by id a
+    /// few times; over 8-byte ids that look reads a 40th of the memory a look over the
+    /// entries (a track each) does, which at 100,000 entries is the difference between
+    /// tens of microseconds and milliseconds.
+    private let ids: [EntryID]
+
+    init(entries: [QueueEntry], order: [EntryID]) {
+        self.entries = entries
+        self.order = order
+        ids = entries.map(\.id)
+    }
 
     static let empty = InstalledQueue(entries: [], order: [])
 
     static func inQueueOrder(_ entries: [QueueEntry]) -> InstalledQueue {
-        InstalledQueue(entries: entries, order: entries.map(\.id))
+        let ids = entries.map(\.id)
+        return InstalledQueue(entries: entries, order: ids, ids: ids)
+    }
+
+    private init(entries: [QueueEntry], order: [EntryID], ids: [EntryID]) {
+        self.entries = entries
+        self.order = order
+        self.ids = ids
     }
 
     /// A fresh shuffled round over `entries`. `first` leads when given; otherwise the
@@ -29,11 +47,11 @@ struct InstalledQueue: Sendable, Equatable {
     }
 
     func contains(_ id: EntryID) -> Bool {
-        entries.contains { $0.id == id }
+        ids.contains(id)
     }
 
     func entry(_ id: EntryID) -> QueueEntry? {
-        entries.first { $0.id == id }
+        ids.firstIndex(of: id).map { entries[$0] }
     }
 
     func orderIndex(of id: EntryID) -> Int? {
@@ -49,7 +67,7 @@ struct InstalledQueue: Sendable, Equatable {
     ) -> InstalledQueue {
         guard shuffle else { return .inQueueOrder(collection) }
         let newIDs = Set(collection.map(\.id))
-        let oldIDs = Set(entries.map(\.id))
+        let oldIDs = Set(ids)
         var order = self.order.filter { newIDs.contains($0) }
         let firstUnplayed = current.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
         for entry in collection where !oldIDs.contains(entry.id) {
@@ -59,6 +77,7 @@ struct InstalledQueue: Sendable, Equatable {
     }
 
     func removing(_ id: EntryID) -> InstalledQueue {
-        InstalledQueue(entries: entries.filter { $0.id != id }, order: order.filter { $0 != id })
+        InstalledQueue(
+            entries: entries.filter { $0.id != id }, order: order.filter { $0 != id }, ids: ids.filter { $0 != id })
     }
 }

@@ -52,6 +52,10 @@ public struct PlayerEngine: Sendable {
     /// The plan of what follows the current entry while none is announced, with the
     /// state it was made in (`refreshUpcoming()`).
     var upcoming: (key: PlanningKey, entry: QueueEntry?)?
+    /// Where the current entry was last found in the collection; only a hint
+    /// (`collectionIndex(of:near:)` checks it), kept by track changes and
+    /// `refreshUpcoming()`.
+    var currentIndexHint: Int?
 
     public init(configuration: EngineConfiguration = .init(), restoring saved: EnginePersistentState? = nil) {
         self.configuration = configuration
@@ -75,7 +79,7 @@ public struct PlayerEngine: Sendable {
         return EngineStatus(
             state: state,
             entry: current,
-            index: current.flatMap { entry in collection.firstIndex { $0.id == entry.id } },
+            index: current.flatMap { collectionIndex(of: $0.id, near: currentIndexHint) },
             position: state == .stopped ? 0 : clampedPosition(position, to: duration),
             duration: duration,
             queueLength: collection.count,
@@ -107,10 +111,30 @@ public struct PlayerEngine: Sendable {
     /// bar. A service calls this before reading statuses; it plans only when something
     /// the plan depends on changed.
     public mutating func refreshUpcoming() {
+        refreshCurrentIndex()
         guard current != nil, !(isLoaded && pending != nil) else { return }
         let key = planningKey
         guard upcoming?.key != key else { return }
         upcoming = (key, plan(.trackEnded).entry)
+    }
+
+    /// Finds the current entry's place in the collection again, starting where it was:
+    /// after a track change or an edit it is mostly there or next to it, and a look
+    /// through a long collection (a track per entry) would cost every `status`.
+    mutating func refreshCurrentIndex(after trackChange: Bool = false) {
+        let hint = trackChange ? currentIndexHint.map { $0 + 1 } : currentIndexHint
+        currentIndexHint = current.flatMap { collectionIndex(of: $0.id, near: hint) }
+    }
+
+    /// The place of `id` in the collection: `hint` or a neighbour of it when that holds
+    /// the entry, else found by a look through the collection.
+    func collectionIndex(of id: EntryID, near hint: Int?) -> Int? {
+        if let hint {
+            for guess in [hint, hint + 1, hint - 1] where collection.indices.contains(guess) {
+                if collection[guess].id == id { return guess }
+            }
+        }
+        return collection.firstIndex { $0.id == id }
     }
 
     /// Everything `plan(.trackEnded)` reads: equal keys, equal plans.
@@ -183,18 +207,22 @@ public struct PlayerEngine: Sendable {
 
     /// Makes a change computed by `plan` the engine's state.
     mutating func commit(_ change: TrackChange, into output: inout EngineOutput) {
-        installed = change.queue
+        // Most changes keep the installed queue: assigning it anyway would count a change
+        // of the list, and the next save would compare the whole queue with the stored
+        // rows. Equal arrays that share storage compare in O(1).
+        if change.queue != installed { installed = change.queue }
         random = change.random
         if change.installs {
             modified = false
             output.notify(.queue)
         }
-        if let consumed = change.consumed, let index = collection.firstIndex(where: { $0.id == consumed }) {
+        if let consumed = change.consumed, let index = collectionIndex(of: consumed, near: currentIndexHint) {
             collection.remove(at: index)
             queueVersion &+= 1
             output.notify(.queue)
         }
         current = change.entry
+        refreshCurrentIndex(after: true)
         announced = [:]
         output.notify(.player)
     }
