@@ -26,6 +26,14 @@ func fuzzTarget(_ name: String, _ directory: String, _ dependencies: [Target.Dep
         linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
 }
 
+/// Generic types' metadata through accessor functions that pass the conformances along,
+/// instead of mangled names the runtime demangles and checks — the first such check
+/// scans every protocol conformance of the static `qplay` (4,000), a tenth of a
+/// `qplay status` run's own CPU time.
+let directMetadataAccess: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+]
+
 let package = Package(
     name: "qplay",
     platforms: [.macOS(.v14)],
@@ -101,7 +109,7 @@ let package = Package(
         .target(
             name: "QPlayProtocol",
             dependencies: [],
-            swiftSettings: fuzzInstrumented + fuzzOptimized),
+            swiftSettings: fuzzInstrumented + fuzzOptimized + directMetadataAccess),
         // MPD's text protocol: tokenizer, argument and filter parsers, response lines,
         // command lists. Pure like QPlayProtocol (no NIO, no Foundation): the fuzz
         // target drives it byte by byte.

@@ -7,10 +7,14 @@ public enum ServerMessage: Sendable {
     /// Reads one line (without its newline) from the daemon.
     public static func decode(line: [UInt8]) throws(ClientDecodingError) -> ServerMessage {
         let probe: Probe
-        do {
-            probe = try WireCoding.decode(Probe.self, from: line)
-        } catch {
-            throw ClientDecodingError(message: "the daemon sent a line that is not a JSON object", line: line)
+        if let quick = JSONInput.value(from: line, complete: true).flatMap(Probe.init(wire:)) {
+            probe = quick
+        } else {
+            do {
+                probe = try WireCoding.decode(Probe.self, from: line)
+            } catch {
+                throw ClientDecodingError(message: "the daemon sent a line that is not a JSON object", line: line)
+            }
         }
         if let ok = probe.ok {
             let outcome: Result<Void, ProtocolError>
@@ -41,6 +45,28 @@ public enum ServerMessage: Sendable {
         var ok: Bool?
         var error: ProtocolError?
         var event: String?
+
+        /// The probe JSONDecoder would read, or nil when unsure (see WireDecodable).
+        init?(wire: JSONValue) {
+            guard let object = WireObject(wire),
+                let name = object.optional("protocol", WireObject.string),
+                let version = object.optional("version", WireObject.string),
+                let id = object.optional("id", Self.requestID),
+                let ok = object.optional("ok", WireObject.bool),
+                let error = object.optional("error", ProtocolError.init(wire:)),
+                let event = object.optional("event", WireObject.string)
+            else { return nil }
+            (self.protocol, self.version, self.id, self.ok, self.error, self.event) = (name, version, id, ok, error, event)
+        }
+
+        /// Whole numbers and strings; a fraction is left to JSONDecoder's spelling.
+        private static func requestID(_ value: JSONValue) -> RequestID? {
+            switch value {
+            case .integer(let number): .integer(number)
+            case .string(let text): .string(text)
+            default: nil
+            }
+        }
     }
 }
 
@@ -68,6 +94,21 @@ public struct ResponseMessage: Sendable {
     /// client cannot read.
     public func result<T: Decodable>(as type: T.Type) throws -> T {
         if case .failure(let error) = outcome { throw error }
+        return try decodedResult(as: type)
+    }
+
+    /// The same for the types that read themselves without JSONDecoder when they can.
+    public func result<T: WireDecodable>(as type: T.Type) throws -> T {
+        if case .failure(let error) = outcome { throw error }
+        if case .object(let members)? = JSONInput.value(from: line, complete: true),
+            let result = members["result"].flatMap(T.init(wire:))
+        {
+            return result
+        }
+        return try decodedResult(as: type)
+    }
+
+    private func decodedResult<T: Decodable>(as type: T.Type) throws -> T {
         do {
             return try WireCoding.decode(ResultBox<T>.self, from: line).result
         } catch let error as DecodingError {

@@ -226,3 +226,37 @@ extension JSONOutput {
         if let id { id.write(to: &self) } else { null() }
     }
 }
+
+extension JSONValue: WireEncodable {
+    /// Objects' keys in byte order, which is JSONEncoder's sorted order for certain only
+    /// for keys of lowercase ASCII letters (request fields and argument names): any other
+    /// key leaves the value to JSONEncoder.
+    func write(to output: inout JSONOutput) {
+        switch self {
+        case .null: output.null()
+        case .bool(let value): output.bool(value)
+        case .integer(let value): output.integer(value)
+        case .number(let value): output.number(value)
+        case .string(let value): output.string(value)
+        case .array(let elements):
+            output.raw("[")
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output.comma() }
+                element.write(to: &output)
+            }
+            output.raw("]")
+        case .object(let members):
+            output.raw("{")
+            for (offset, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if !key.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) {
+                    output.exact = false
+                }
+                if offset > 0 { output.comma() }
+                output.string(key)
+                output.raw(":")
+                members[key]?.write(to: &output)
+            }
+            output.raw("}")
+        }
+    }
+}
