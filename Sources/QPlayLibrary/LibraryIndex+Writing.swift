@@ -31,6 +31,7 @@ extension LibraryIndex {
     /// Writes one batch in one transaction: inserts or updates `files` (ids kept for
     /// known paths), deletes `removals`, remembers `skips` (replacing what was known of
     /// their paths), forgets the skips at `forgetting`, and stores `lastScan` when given.
+    /// Moves the generation (`LibraryIndex.generation`) only when tracks may change.
     func write(
         _ files: [IndexedFile], removing removals: [TrackID] = [], remembering skips: [SkippedFile] = [],
         forgetting forgotten: [[UInt8]] = [], lastScan: ScanSummary? = nil
@@ -56,7 +57,9 @@ extension LibraryIndex {
                 let forget = try db.cachedStatement(sql: "DELETE FROM skipped_file WHERE path = ?")
                 for path in forgotten { try forget.execute(arguments: [Data(path)]) }
             }
-            try db.execute(sql: Self.bumpGeneration)
+            // Only a batch that may change tracks makes the search table stale: a rescan
+            // that found nothing new keeps the table it had (no rebuild, no SQL answers).
+            if !files.isEmpty || !removals.isEmpty { try db.execute(sql: Self.bumpGeneration) }
             if let lastScan {
                 let record = LastScanRecord(summary: lastScan, finished: Date().timeIntervalSince1970)
                 try db.execute(

@@ -14,6 +14,9 @@ public final class LibraryIndex: Sendable {
     let scanning = Mutex(false)
     /// The in-memory search table of the last query's snapshot (`searchTable(_:loading:)`).
     let table = Mutex<SearchTable?>(nil)
+    /// Set while `prepareSearchTable` builds the table outside `table`'s lock; read and
+    /// written only under that lock.
+    let building = Mutex(false)
     /// Results this long trim the heap afterwards (`MemoryTrim`).
     static let largeResult = 20_000
 
@@ -46,9 +49,10 @@ public final class LibraryIndex: Sendable {
 
     /// The tracks matching every predicate of `query`, in SPEC §2 order.
     ///
-    /// Answered from the in-memory `SearchTable` of the last committed data (loaded on
-    /// the first query, reloaded on the first query after a write); by SQL while a scan
-    /// of this index is writing, so a scan's batches do not each cost a reload.
+    /// Answered from the in-memory `SearchTable` of the last committed data (built ahead
+    /// by `prepareSearchTable`, else loaded by the first query after a write); by SQL
+    /// while a scan of this index is writing, so a scan's batches do not each cost a
+    /// reload, and while `prepareSearchTable` builds it.
     public func search(_ query: Query, limit: Int? = nil) throws -> ItemCollection {
         let tracks = try pool.read { db in
             guard let table = try searchTable(db, loading: true) else {

@@ -132,6 +132,9 @@ public enum Daemon {
         if configuration.replayGain.mode != .off {
             log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
         }
+        // Ready before the first search; after the server answers, so start-up to the
+        // first answered request does not wait for it.
+        library.prepareSearchTable()
         if configuration.scanOnStart || libraryReplaced {
             _ = await library.startScan(subpath: nil)
         }
