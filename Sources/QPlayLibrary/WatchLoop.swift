@@ -21,6 +21,9 @@ struct WatchLoop {
     private var batch: WatchBatch
     private var limitReached = false
     private var nextFallbackScan: ContinuousClock.Instant?
+    /// The music directory was removed, moved away or unmounted: watched again (and
+    /// scanned) once it is back with something in it.
+    private var rootGone = false
 
     init(
         root: [UInt8], extensions: Set<String>, settings: LibraryWatcher.Settings,
@@ -59,6 +62,7 @@ struct WatchLoop {
             } else {
                 usleep(UInt32(milliseconds) * 1000)
             }
+            if rootGone && Self.holdsEntries(root) { rootCameBack() }
             let now = clock.now
             if let due = batch.due, now >= due {
                 handler(.scan(batch.take().map { $0.isEmpty ? nil : PathBytes.path($0) }))
@@ -103,10 +107,13 @@ struct WatchLoop {
             return
         }
         guard let folder = folders[watch] else { return }
-        if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
+        if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT)) != 0 {
             // A subfolder's removal also comes as an event in its parent, scanned there.
-            if folder.isEmpty {
-                handler(.notice("the music directory was removed or moved away; nothing is removed from the library"))
+            if folder.isEmpty && !rootGone {
+                rootGone = true
+                forgetAll()
+                handler(.notice(
+                    "the music directory was removed, moved away or unmounted; nothing is removed from the library, and it is watched again once it is back"))
             }
             return
         }
@@ -180,6 +187,33 @@ struct WatchLoop {
             inotify_rm_watch(descriptor, watch)
             folders[watch] = nil
         }
+    }
+
+    private mutating func forgetAll() {
+        for watch in folders.keys { inotify_rm_watch(descriptor, watch) }
+        folders = [:]
+    }
+
+    private mutating func rootCameBack() {
+        rootGone = false
+        forgetAll()
+        addTree([])
+        batch.note([], at: clock.now)
+        handler(.notice("the music directory is back: watching \(folders.count) folders and scanning it"))
+    }
+
+    /// Whether `absolute` is a folder with something in it (an empty one may be the
+    /// mount point of a disk not mounted yet).
+    private static func holdsEntries(_ absolute: [UInt8]) -> Bool {
+        guard let handle = (absolute + [0]).withUnsafeBufferPointer({
+            $0.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+        }) else { return false }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [46] && name != [46, 46] { return true }
+        }
+        return false
     }
 
     private func isMusicFile(_ name: [UInt8]) -> Bool {

@@ -151,7 +151,7 @@ struct LibraryWatchTests {
         #expect(daemon.isRunning)
     }
 
-    @Test func removingTheWholeMusicDirectoryPurgesNothing() throws {
+    @Test func removingTheWholeMusicDirectoryPurgesNothingAndItsReturnIsWatched() throws {
         let music = try musicFolder()
         defer { music.remove() }
         #expect(mkdir(music.appending("Second").string, 0o755) == 0)
@@ -172,5 +172,18 @@ struct LibraryWatchTests {
         #expect(try trackCount(client) == before)
         #expect(try tracks(client, pathContaining: "Second/other.mp3").count == 1)
         #expect(daemon.isRunning)
+
+        // Back with other contents: watched and scanned again, by itself.
+        #expect(mkdir(music.path.string, 0o755) == 0)
+        #expect(mkdir(music.appending("Back").string, 0o755) == 0)
+        try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("Back/new.mp3"))
+        try waitUntil("the music directory that came back is scanned") {
+            try tracks(client, pathContaining: "Back/new.mp3").count == 1
+        }
+        try waitUntil("what it no longer holds leaves the index") { try trackCount(client) == 1 }
+        try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("Back/later.mp3"))
+        try waitUntil("a file added after it came back is indexed") {
+            try tracks(client, pathContaining: "Back/later.mp3").count == 1
+        }
     }
 }
