@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import SystemPackage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Watches every folder of the music directory with inotify on a thread of its own and
 /// asks its owner for incremental scans of just the folders that changed, in batches
 /// (see `WatchBatch`). When the kernel's watch limit runs out it keeps the watches it
@@ -37,6 +41,9 @@ public final class LibraryWatcher: Sendable {
     private let settings: Settings
     private let handler: @Sendable (Request) -> Void
     private let stopRequested = Atomic<Bool>(false)
+    /// A pipe that `stop` writes to, so that the thread can sleep in `poll` for as long
+    /// as nothing is pending instead of waking up to look for a stop.
+    private let wakePipe: (read: Int32, write: Int32)
 
     public init(
         musicDirectory: FilePath, extensions: Set<String>, settings: Settings = Settings(),
@@ -46,6 +53,16 @@ public final class LibraryWatcher: Sendable {
         self.extensions = extensions
         self.settings = settings
         self.handler = handler
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+        wakePipe = (ends[0], ends[1])
+    }
+
+    deinit {
+        if wakePipe.read >= 0 { close(wakePipe.read) }
+        if wakePipe.write >= 0 { close(wakePipe.write) }
     }
 
     public func start() {
@@ -54,15 +71,18 @@ public final class LibraryWatcher: Sendable {
         let settings = settings
         let handler = handler
         let thread = Thread { [self] in
-            var loop = WatchLoop(root: root, extensions: extensions, settings: settings, handler: handler)
+            var loop = WatchLoop(
+                root: root, extensions: extensions, settings: settings, wakeDescriptor: wakePipe.read, handler: handler)
             loop.run { self.stopRequested.load(ordering: .relaxed) }
         }
         thread.name = "qplay-watch"
         thread.start()
     }
 
-    /// Asks the thread to end; it does within a quarter of a second.
+    /// Asks the thread to end, waking it.
     public func stop() {
         stopRequested.store(true, ordering: .relaxed)
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
     }
 }

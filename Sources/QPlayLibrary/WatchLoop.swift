@@ -14,6 +14,7 @@ struct WatchLoop {
     private let extensions: [[UInt8]]
     private let settings: LibraryWatcher.Settings
     private let handler: @Sendable (LibraryWatcher.Request) -> Void
+    private let wakeDescriptor: Int32
     private let clock = ContinuousClock()
     private var descriptor: Int32 = -1
     /// Watch descriptor → folder relative to the music directory (empty: the directory).
@@ -26,13 +27,14 @@ struct WatchLoop {
     private var rootGone = false
 
     init(
-        root: [UInt8], extensions: Set<String>, settings: LibraryWatcher.Settings,
+        root: [UInt8], extensions: Set<String>, settings: LibraryWatcher.Settings, wakeDescriptor: Int32,
         handler: @escaping @Sendable (LibraryWatcher.Request) -> Void
     ) {
         self.root = root.count > 1 && root.last == Self.slash ? Array(root.dropLast()) : root
         self.extensions = extensions.map { Array($0.lowercased().utf8) }
         self.settings = settings
         self.handler = handler
+        self.wakeDescriptor = wakeDescriptor
         batch = WatchBatch(quietPeriod: settings.quietPeriod, cap: settings.cap)
     }
 
@@ -52,15 +54,22 @@ struct WatchLoop {
         defer { if descriptor >= 0 { close(descriptor) } }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopped() {
-            // Wake at least four times a second to see a stop request.
-            var wait = Duration.milliseconds(250)
-            if let due = batch.due { wait = min(wait, max(.zero, due - clock.now)) }
-            let milliseconds = Int32(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
-            if descriptor >= 0 {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&request, 1, milliseconds) > 0 { readEvents(into: &buffer) }
-            } else {
-                usleep(UInt32(milliseconds) * 1000)
+            // Sleep until an event or a stop, or until the batch or the periodic rescan is
+            // due; four times a second while the music directory is gone.
+            var wait: Duration? = rootGone ? .milliseconds(250) : nil
+            for deadline in [batch.due, nextFallbackScan].compactMap({ $0 }) {
+                let left = max(.zero, deadline - clock.now)
+                wait = wait.map { min($0, left) } ?? left
+            }
+            let milliseconds = wait.map {
+                Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 + 1)
+            } ?? -1
+            var requests = [
+                pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&requests, descriptor >= 0 ? 2 : 1, milliseconds) > 0 && requests[1].revents & Int16(POLLIN) != 0 {
+                readEvents(into: &buffer)
             }
             if rootGone && Self.holdsEntries(root) { rootCameBack() }
             let now = clock.now
