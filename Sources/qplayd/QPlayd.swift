@@ -36,6 +36,9 @@ struct QPlayd: AsyncParsableCommand {
     @Option(name: .long, help: "Serve the MPD protocol on HOST:PORT or a Unix socket path (repeatable; replaces mpd_listen).")
     var mpd: [String] = []
 
+    @Flag(name: .customLong("no-watch"), help: "Do not watch the music directory for changes (overrides watch = true).")
+    var noWatch = false
+
     func run() async throws {
         var overrides = DaemonConfiguration.Overrides()
         overrides.musicDirectory = music
@@ -44,6 +47,7 @@ struct QPlayd: AsyncParsableCommand {
         overrides.output = output
         overrides.configFile = config
         if !mpd.isEmpty { overrides.mpdListen = mpd }
+        overrides.noWatch = noWatch
         if let logLevel {
             guard let level = Logger.Level(rawValue: logLevel) else {
                 throw ValidationError("unknown log level '\(logLevel)'")

@@ -20,6 +20,9 @@ struct ConfigurationFile: Sendable, Equatable {
     var maxHold: Duration?
     var restartAfter: Double?
     var scanOnStart: Bool?
+    var watch: Bool?
+    var watchRescan: Duration?
+    var watchLimit: Int?
     var maxConnections: Int?
     var logLevel: Logger.Level?
     var replayGainMode: ReplayGainMode?
@@ -80,6 +83,9 @@ struct ConfigurationFile: Sendable, Equatable {
             case .maxHoldMilliseconds: file.maxHold = .milliseconds(try reader.integer(in: 1000...600_000))
             case .restartAfterMilliseconds: file.restartAfter = Double(try reader.integer(in: 0...60000)) / 1000
             case .scanOnStart: file.scanOnStart = try reader.boolean()
+            case .watch: file.watch = try reader.boolean()
+            case .watchRescanSeconds: file.watchRescan = .seconds(try reader.integer(in: 1...86400))
+            case .watchLimit: file.watchLimit = try reader.integer(in: 0...10_000_000)
             case .maxConnections: file.maxConnections = try reader.integer(in: 1...100_000)
             case .logLevel: file.logLevel = try reader.logLevel()
             case .replayGain: file.replayGainMode = try reader.replayGainMode()

@@ -12,6 +12,9 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxHoldMilliseconds = "max_hold_ms"
     case restartAfterMilliseconds = "restart_after_ms"
     case scanOnStart = "scan_on_start"
+    case watch
+    case watchRescanSeconds = "watch_rescan_s"
+    case watchLimit = "watch_limit"
     case maxConnections = "max_connections"
     case logLevel = "log_level"
     case replayGain = "replaygain"
@@ -44,6 +47,12 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "integer ms, 0...60000; default 3000. Previous restarts the track once this much has played."
         case .scanOnStart:
             "boolean; default true. Start an incremental library scan when the daemon starts."
+        case .watch:
+            "boolean; default true. Watch the music directory (inotify) and index changed files within seconds. --no-watch turns it off."
+        case .watchRescanSeconds:
+            "integer s, 1...86400; default 300. How often the whole music directory is rescanned while the inotify watch limit leaves folders unwatched."
+        case .watchLimit:
+            "integer, 0...10000000; default none. A testing aid: the most folders watched, to try the watch-limit fallback without changing fs.inotify.max_user_watches."
         case .maxConnections:
             "integer, 1...100000; default 512. Clients connected at once; one more is refused with an `unavailable` line. Lowered to fit the open-file limit."
         case .logLevel:

@@ -19,6 +19,8 @@ extension DaemonConfiguration {
         public var logLevel: Logger.Level?
         /// `--mpd ADDRESS`, repeatable: replaces `mpd_listen` when given.
         public var mpdListen: [String]?
+        /// `--no-watch`: do not watch the music directory, whatever `watch` says.
+        public var noWatch = false
 
         public init(
             musicDirectory: String? = nil, socket: String? = nil, dataDirectory: String? = nil,

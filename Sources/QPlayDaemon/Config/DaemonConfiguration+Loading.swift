@@ -87,6 +87,9 @@ extension DaemonConfiguration {
             configuration.maxHold = file.maxHold ?? Defaults.maxHold
             configuration.restartAfter = file.restartAfter ?? Defaults.restartAfter
             configuration.scanOnStart = file.scanOnStart ?? Defaults.scanOnStart
+            configuration.watch = file.watch ?? Defaults.watch
+            configuration.watchRescan = file.watchRescan ?? Defaults.watchRescan
+            configuration.watchLimit = file.watchLimit
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             configuration.replayGain = ReplayGainSettings(
@@ -99,6 +102,7 @@ extension DaemonConfiguration {
             }
         }
         if let level = overrides.logLevel { configuration.logLevel = level }
+        if overrides.noWatch { configuration.watch = false }
         configuration.mpdListen = file?.mpdListen ?? []
         configuration.mpdPassword = file?.mpdPassword
         if let flags = overrides.mpdListen {

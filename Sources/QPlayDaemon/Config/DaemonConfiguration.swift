@@ -30,6 +30,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var restartAfter: Double
     /// Whether the daemon starts an incremental library scan at start-up.
     public var scanOnStart: Bool
+    /// Whether the music directory is watched for changes (inotify).
+    public var watch: Bool = Defaults.watch
+    /// How often the whole directory is rescanned while some folders have no watch.
+    public var watchRescan: Duration = Defaults.watchRescan
+    /// The most folders watched (a testing aid); nil: as many as the kernel allows.
+    public var watchLimit: Int?
     /// Clients served at once; the server may lower it to fit the open-file limit
     /// (`DescriptorLimit`).
     public var maxConnections: Int
@@ -85,6 +91,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let maxHold = Duration.seconds(30)
         public static let restartAfter = 3.0
         public static let scanOnStart = true
+        public static let watch = true
+        public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
         public static let logLevel = Logger.Level.info
         public static let replayGain = ReplayGainSettings(mode: .off, preamp: 0)

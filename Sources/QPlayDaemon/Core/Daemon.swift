@@ -138,6 +138,7 @@ public enum Daemon {
         if configuration.scanOnStart || libraryReplaced {
             _ = await library.startScan(subpath: nil)
         }
+        let watcher = configuration.watch ? library.watch(configuration) : nil
 
         var stopSignal: Int32 = 0
         for await signal in stopRequests {
@@ -145,6 +146,7 @@ public enum Daemon {
             break
         }
         log.info("signal \(stopSignal): saving state and shutting down")
+        watcher?.stop()
         await mpd.shutdown()
         await server.shutdown()
         await player.shutdown()

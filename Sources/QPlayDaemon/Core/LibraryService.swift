@@ -10,9 +10,9 @@ import SystemPackage
 actor LibraryService {
     nonisolated let index: LibraryIndex
     nonisolated let musicDirectory: FilePath
-    private let scanner: LibraryScanner
+    nonisolated let scanner: LibraryScanner
     private let events: EventPublisher
-    private let log: Logger
+    nonisolated let log: Logger
     /// The scan running or queued last; a new update waits for it before it starts.
     private var latest: Task<ScanSummary, any Error>?
 

@@ -138,6 +138,21 @@ private struct Sandbox {
         #expect(configuration.replayGain == ReplayGainSettings(mode: .auto, preamp: -3.5))
     }
 
+    @Test func watchingIsOnUnlessTurnedOffByTheFileOrTheFlag() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let defaults = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(defaults.watch && defaults.watchRescan == .seconds(300) && defaults.watchLimit == nil)
+        var noWatch = DaemonConfiguration.Overrides()
+        noWatch.noWatch = true
+        #expect(try !DaemonConfiguration.load(overrides: noWatch, environment: sandbox.environment()).watch)
+        try sandbox.write("watch = false\nwatch_rescan_s = 7\nwatch_limit = 3", to: sandbox.defaultConfigFile)
+        let configured = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(!configured.watch && configured.watchRescan == .seconds(7) && configured.watchLimit == 3)
+        try sandbox.write("watch_rescan_s = 0", to: sandbox.defaultConfigFile)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(environment: sandbox.environment()) }
+    }
+
     @Test func replayGainIsOffUnlessConfigured() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }
