@@ -32,15 +32,18 @@ public struct LibraryScanner: Sendable {
 
     /// Scans the whole music directory, or only `subpath` (relative to it). Runs on its
     /// own threads; queries keep answering from the last committed batch meanwhile.
+    /// `keeping`: folders (relative) whose indexed tracks stay even where the walk does
+    /// not find them, as for a disk unmounted below the music directory.
     /// `progress` is called from the scan's thread.
     public func scan(
-        subpath: FilePath? = nil,
+        subpath: FilePath? = nil, keeping: [FilePath] = [],
         progress: @escaping @Sendable (ScanProgress) -> Void = { _ in }
     ) async throws -> ScanSummary {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 do {
-                    continuation.resume(returning: try scanNow(subpath: subpath, progress: progress))
+                    continuation.resume(
+                        returning: try scanNow(subpath: subpath, keeping: keeping, progress: progress))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -51,7 +54,7 @@ public struct LibraryScanner: Sendable {
 
     /// The scan itself, on the calling thread.
     public func scanNow(
-        subpath: FilePath? = nil, progress: (ScanProgress) -> Void = { _ in }
+        subpath: FilePath? = nil, keeping: [FilePath] = [], progress: (ScanProgress) -> Void = { _ in }
     ) throws -> ScanSummary {
         guard index.beginScan() else { throw LibraryScanError.scanInProgress }
         defer { index.endScan() }
@@ -77,7 +80,8 @@ public struct LibraryScanner: Sendable {
         // 1. Walk. A scanned subfolder that is gone means its tracks are gone.
         var found: [(relative: [UInt8], entry: MusicFileWalker.Entry)] = []
         var problems: [ScanProblem] = []
-        var protectedPrefixes: [[UInt8]] = []  // unreadable folders: keep what they held
+        // Unreadable folders and those asked for: keep what they held.
+        var protectedPrefixes: [[UInt8]] = keeping.map(PathBytes.bytes)
         let walkRootExists = Self.exists(walkRoot)
         if !walkRootExists, let subpath, !subpath.isEmpty { try checkSubpath(subpath) }
         if walkRootExists {

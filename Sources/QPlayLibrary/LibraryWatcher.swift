@@ -9,9 +9,10 @@ import Glibc
 /// Watches every folder of the music directory with inotify on a thread of its own and
 /// asks its owner for incremental scans of just the folders that changed, in batches
 /// (see `WatchBatch`). When the kernel's watch limit runs out it keeps the watches it
-/// has and asks for a rescan of the whole directory every `fallbackInterval` instead.
-/// Nothing here blocks audio or the servers: the thread only reads events and hands
-/// folder lists over.
+/// has and asks for a rescan of the folders left unwatched every `fallbackInterval`.
+/// A disk unmounted below the music directory is reported, so that scans keep its
+/// tracks, and watched again once it is back. Nothing here blocks audio or the
+/// servers: the thread only reads events and hands folder lists over.
 public final class LibraryWatcher: Sendable {
     public struct Settings: Sendable {
         /// A batch is handed over once no change came for this long…
@@ -21,7 +22,7 @@ public final class LibraryWatcher: Sendable {
         /// The most folders given a watch; nil: as many as the kernel allows. Lowering it
         /// reproduces a full watch table (ENOSPC) without root.
         public var watchLimit: Int?
-        /// How often the whole directory is rescanned while some folders have no watch.
+        /// How often the folders left without a watch are rescanned.
         public var fallbackInterval: Duration = .seconds(300)
 
         public init() {}
@@ -31,8 +32,13 @@ public final class LibraryWatcher: Sendable {
     public enum Request: Sendable {
         /// Scan these folders (relative to the music directory; nil: all of it).
         case scan([FilePath?])
+        /// Keep the indexed tracks below this folder through scans: its file system was
+        /// unmounted (the folder left behind is an empty mount point).
+        case unmounted(FilePath)
+        /// Scans may drop tracks below this folder again: it was mounted again, or removed.
+        case available(FilePath)
         /// A line for the log: watching started, the watch limit was reached, the music
-        /// directory went away.
+        /// directory or a disk in it went away.
         case notice(String)
     }
 

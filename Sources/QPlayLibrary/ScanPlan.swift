@@ -24,8 +24,8 @@ struct ScanPlan {
     var forgotten: [[UInt8]] = []
 
     /// `prefix`: relative path bytes of the scanned folder + "/" (empty for the whole
-    /// directory); nothing outside it is vanished. `protectedPrefixes`: folders that
-    /// could not be read, whose contents are kept.
+    /// directory); nothing outside it is vanished. `protectedPrefixes`: folders whose
+    /// contents are kept: they could not be read, or their disk is unmounted.
     init(
         found: [(relative: [UInt8], entry: MusicFileWalker.Entry)], known: [Data: KnownFile],
         remembered: [Data: SkippedFile], prefix: [UInt8], protectedPrefixes: [[UInt8]]

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// The watcher thread's state: the inotify descriptor, which watch is which folder, and
-/// the batch being gathered. Lives on that thread alone.
+/// The watcher thread's state: the inotify descriptor, which watch is which folder, the
+/// folders the watch limit left unwatched or whose disk was unmounted, and the batch
+/// being gathered. Lives on that thread alone.
 struct WatchLoop {
     private static let folderEvents =
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
@@ -18,10 +19,24 @@ struct WatchLoop {
     private let clock = ContinuousClock()
     private var descriptor: Int32 = -1
     /// Watch descriptor → folder relative to the music directory (empty: the directory).
+    /// The kernel gives a folder reached twice (through a symbolic link) the same watch:
+    /// it keeps the path it was first reached by, as the scanner's walk does.
     private var folders: [Int32: [UInt8]] = [:]
-    private var batch: WatchBatch
-    private var limitReached = false
+    /// The same, folder → watch.
+    private var watches: [[UInt8]: Int32] = [:]
+    private(set) var batch: WatchBatch
+    /// Folders the watch limit left without a watch, with everything below them: they
+    /// are rescanned every `fallbackInterval` (the whole directory when inotify could
+    /// not be set up at all).
+    private(set) var unwatched: Set<[UInt8]> = []
+    private var limitReported = false
     private var nextFallbackScan: ContinuousClock.Instant?
+    /// Folders whose file system was unmounted: their tracks are kept, and each is
+    /// watched (and scanned) again once it holds something.
+    private(set) var unmounted: Set<[UInt8]> = []
+    /// Unmounts seen in the events being read: the kernel tells each watched folder of
+    /// the file system, so they are narrowed to the mount points once all are read.
+    private var unmountsRead: Set<[UInt8]> = []
     /// The music directory was removed, moved away or unmounted: watched again (and
     /// scanned) once it is back with something in it.
     private var rootGone = false
@@ -38,25 +53,44 @@ struct WatchLoop {
         batch = WatchBatch(quietPeriod: settings.quietPeriod, cap: settings.cap)
     }
 
-    mutating func run(until stopped: () -> Bool) {
+    /// The folders with a watch, relative to the music directory.
+    var watchedFolders: Set<[UInt8]> { Set(watches.keys) }
+
+    func watch(of folder: [UInt8]) -> Int32? { watches[folder] }
+
+    /// Sets up inotify and watches the tree; logs how many folders are watched.
+    mutating func open() {
         descriptor = inotify_init1(Int32(O_CLOEXEC))
         if descriptor < 0 {
             let reason = String(cString: strerror(errno))
-            handler(.notice("cannot watch the music directory (\(reason)); rescanning it every \(Self.seconds(settings.fallbackInterval)) s"))
-            limitReached = true
+            handler(.notice(
+                "cannot watch the music directory (\(reason)); rescanning it every \(Self.seconds(settings.fallbackInterval)) s"))
+            unwatched = [[]]
+            limitReported = true
             nextFallbackScan = clock.now + settings.fallbackInterval
-        } else {
-            addTree([])
-            if !limitReached {
-                handler(.notice("watching \(folders.count) folders of the music directory"))
-            }
+            return
         }
-        defer { if descriptor >= 0 { close(descriptor) } }
+        addTree([])
+        if unwatched.isEmpty {
+            handler(.notice("watching \(folders.count) folders of the music directory"))
+        } else {
+            reportLimit()
+        }
+    }
+
+    mutating func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    mutating func run(until stopped: () -> Bool) {
+        open()
+        defer { close() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopped() {
             // Sleep until an event or a stop, or until the batch or the periodic rescan is
-            // due; four times a second while the music directory is gone.
-            var wait: Duration? = rootGone ? .milliseconds(250) : nil
+            // due; four times a second while the music directory or a disk in it is gone.
+            var wait: Duration? = rootGone || !unmounted.isEmpty ? .milliseconds(250) : nil
             for deadline in [batch.due, nextFallbackScan].compactMap({ $0 }) {
                 let left = max(.zero, deadline - clock.now)
                 wait = wait.map { min($0, left) } ?? left
@@ -72,13 +106,13 @@ struct WatchLoop {
                 readEvents(into: &buffer)
             }
             if rootGone && Self.holdsEntries(root) { rootCameBack() }
+            lookForRemounts()
             let now = clock.now
             if let due = batch.due, now >= due {
                 handler(.scan(batch.take().map { $0.isEmpty ? nil : PathBytes.path($0) }))
             }
             if let next = nextFallbackScan, now >= next {
-                handler(.scan([nil]))
-                nextFallbackScan = now + settings.fallbackInterval
+                handler(.scan(rescanUnwatched().map { $0.isEmpty ? nil : PathBytes.path($0) }))
             }
         }
     }
@@ -100,22 +134,34 @@ struct WatchLoop {
                 offset += 16 + length
             }
         }
+        take(events)
+    }
+
+    /// Takes the events of one read (tests hand made-up ones in).
+    mutating func take(_ events: [(watch: Int32, mask: UInt32, name: [UInt8])]) {
         for event in events { handle(event.watch, event.mask, event.name) }
+        settleUnmounts()
     }
 
     private mutating func handle(_ watch: Int32, _ mask: UInt32, _ name: [UInt8]) {
         let now = clock.now
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-            // Events were lost: look at everything again (an incremental scan).
+            // Events were lost: look at everything again (an incremental scan), and watch
+            // what was created meanwhile.
             addTree([])
+            reportLimit()
             batch.note([], at: now)
             return
         }
         if mask & UInt32(IN_IGNORED) != 0 {
-            folders[watch] = nil
+            if let folder = folders.removeValue(forKey: watch), watches[folder] == watch { watches[folder] = nil }
             return
         }
         guard let folder = folders[watch] else { return }
+        if mask & UInt32(IN_UNMOUNT) != 0 && !folder.isEmpty {
+            unmountsRead.insert(folder)
+            return
+        }
         if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT)) != 0 {
             // A subfolder's removal also comes as an event in its parent, scanned there.
             if folder.isEmpty && !rootGone {
@@ -127,12 +173,26 @@ struct WatchLoop {
             return
         }
         let child = folder.isEmpty ? name : folder + [Self.slash] + name
-        if mask & UInt32(IN_ISDIR) != 0 {
-            if mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 {
+        let added = mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0
+        let removed = mask & (UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0
+        // A folder, or a symbolic link to one (the scanner follows those): the link's
+        // own events carry no IN_ISDIR.
+        let isFolder =
+            mask & UInt32(IN_ISDIR) != 0
+            || (added && !isMusicFile(name) && Self.isFolder(absolute(child)))
+            || (removed && (watches[child] != nil || Self.covers(unwatched, child) || Self.covers(unmounted, child)))
+        if isFolder {
+            if added {
                 addTree(child)
+                reportLimit()
                 batch.note(child, at: now)
-            } else if mask & (UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0 {
+            } else if removed {
                 forget(child)
+                // A removed mount point's tracks go with it.
+                for folder in unmounted where Self.isInside(folder, child) {
+                    unmounted.remove(folder)
+                    handler(.available(PathBytes.path(folder)))
+                }
                 batch.note(child, at: now)
             }
             return
@@ -145,70 +205,138 @@ struct WatchLoop {
         }
     }
 
-    /// Watches `relative` and every folder below it, depth first.
+    /// The periodic rescan while the watch limit leaves folders unwatched: those folders,
+    /// after trying to watch them again (watches freed since are used).
+    mutating func rescanUnwatched() -> [[UInt8]] {
+        let due = WatchBatch.covering(unwatched)
+        if descriptor >= 0 {
+            unwatched = []
+            for folder in due { addTree(folder) }
+        }
+        if unwatched.isEmpty {
+            nextFallbackScan = nil
+            limitReported = false
+            handler(.notice("watching all \(folders.count) folders of the music directory now"))
+        } else {
+            nextFallbackScan = clock.now + settings.fallbackInterval
+        }
+        return due
+    }
+
+    /// Narrows the unmounts just read to their mount points and hands those over.
+    private mutating func settleUnmounts() {
+        guard !unmountsRead.isEmpty else { return }
+        for folder in WatchBatch.covering(unmountsRead) where !Self.covers(unmounted, folder) {
+            for inner in unmounted where Self.isInside(inner, folder) { unmounted.remove(inner) }
+            unmounted.insert(folder)
+            forget(folder)
+            handler(.unmounted(PathBytes.path(folder)))
+            handler(.notice(
+                "\(String(decoding: folder, as: UTF8.self)) was unmounted; its tracks stay in the library, and it is watched and scanned again once it holds something"))
+        }
+        unmountsRead = []
+    }
+
+    /// Watches again, and scans, each unmounted folder that holds something again.
+    mutating func lookForRemounts() {
+        for folder in unmounted where Self.holdsEntries(absolute(folder)) {
+            unmounted.remove(folder)
+            handler(.available(PathBytes.path(folder)))
+            addTree(folder)
+            reportLimit()
+            batch.note(folder, at: clock.now)
+            handler(.notice("\(String(decoding: folder, as: UTF8.self)) holds files again: watching and scanning it"))
+        }
+    }
+
+    /// Watches `relative` and every folder below it, depth first in name order (the
+    /// scanner's order), entering a folder reached again through a link only once.
     private mutating func addTree(_ relative: [UInt8]) {
         var pending = [relative]
         while let folder = pending.popLast() {
-            let absolute = folder.isEmpty ? root : root + [Self.slash] + folder
-            guard addWatch(folder, absolute) else { continue }
-            for name in Self.subfolders(of: absolute) {
+            if Self.covers(unmounted, folder) { continue }  // looked at by lookForRemounts
+            let path = absolute(folder)
+            guard addWatch(folder, path) else { continue }
+            for name in Self.subfolders(of: path).reversed() {
                 pending.append(folder.isEmpty ? name : folder + [Self.slash] + name)
             }
         }
     }
 
-    /// False when the folder got no watch because the limit is reached (its subfolders
-    /// are not tried either: the periodic rescan covers them).
+    /// False when the folder is not to be descended into: the limit is reached (it joins
+    /// `unwatched`, the periodic rescan covering it and what is below it), it is gone,
+    /// or it is a folder already watched under another path (a link to it, or a loop).
     private mutating func addWatch(_ relative: [UInt8], _ absolute: [UInt8]) -> Bool {
-        if let limit = settings.watchLimit, folders.count >= limit {
-            reachedLimit()
+        if let limit = settings.watchLimit, folders.count >= limit, watches[relative] == nil {
+            unwatched.insert(relative)
             return false
         }
         let watch = (absolute + [0]).withUnsafeBufferPointer {
             $0.withMemoryRebound(to: CChar.self) { inotify_add_watch(descriptor, $0.baseAddress!, Self.folderEvents) }
         }
         if watch < 0 {
-            if errno == ENOSPC {
-                reachedLimit()
-                return false
-            }
-            return true  // gone again or unreadable: nothing to watch, nothing to descend into
+            if errno == ENOSPC { unwatched.insert(relative) }
+            return false
         }
+        if let known = folders[watch], known != relative { return false }
         folders[watch] = relative
+        watches[relative] = watch
         return true
     }
 
-    private mutating func reachedLimit() {
-        guard !limitReached else { return }
-        limitReached = true
+    /// Logs, once until all folders are watched, that the limit left some unwatched, and
+    /// schedules their periodic rescan.
+    private mutating func reportLimit() {
+        guard !unwatched.isEmpty else { return }
+        if nextFallbackScan == nil { nextFallbackScan = clock.now + settings.fallbackInterval }
+        guard !limitReported else { return }
+        limitReported = true
+        let left = WatchBatch.covering(unwatched).count
         handler(.notice(
-            "the inotify watch limit is reached (fs.inotify.max_user_watches): \(folders.count) folders watched; the whole music directory is rescanned every \(Self.seconds(settings.fallbackInterval)) s"))
-        nextFallbackScan = clock.now + settings.fallbackInterval
+            "the inotify watch limit is reached (fs.inotify.max_user_watches): watching \(folders.count) folders; \(left) folders left unwatched (with what is below them) are rescanned every \(Self.seconds(settings.fallbackInterval)) s"))
     }
 
     /// Drops the watches of a folder that moved away or was deleted, and of its
     /// subfolders; a move within the directory watches them again at their new place.
     private mutating func forget(_ relative: [UInt8]) {
-        for (watch, folder) in folders
-        where folder == relative
-            || (folder.count > relative.count && folder.starts(with: relative) && folder[relative.count] == Self.slash)
-        {
+        for (watch, folder) in folders where Self.isInside(folder, relative) {
             inotify_rm_watch(descriptor, watch)
             folders[watch] = nil
+            watches[folder] = nil
         }
+        for folder in unwatched where Self.isInside(folder, relative) { unwatched.remove(folder) }
     }
 
     private mutating func forgetAll() {
         for watch in folders.keys { inotify_rm_watch(descriptor, watch) }
         folders = [:]
+        watches = [:]
     }
 
     private mutating func rootCameBack() {
         rootGone = false
         forgetAll()
+        unwatched = []
+        limitReported = false
         addTree([])
+        reportLimit()
         batch.note([], at: clock.now)
         handler(.notice("the music directory is back: watching \(folders.count) folders and scanning it"))
+    }
+
+    private func absolute(_ relative: [UInt8]) -> [UInt8] {
+        relative.isEmpty ? root : root + [Self.slash] + relative
+    }
+
+    /// `folder` is `outer` or lies below it.
+    private static func isInside(_ folder: [UInt8], _ outer: [UInt8]) -> Bool {
+        outer.isEmpty
+            || folder == outer
+            || (folder.count > outer.count && folder.starts(with: outer) && folder[outer.count] == slash)
+    }
+
+    private static func covers(_ folders: Set<[UInt8]>, _ folder: [UInt8]) -> Bool {
+        folders.contains { isInside(folder, $0) }
     }
 
     /// Whether `absolute` is a folder with something in it (an empty one may be the
@@ -225,13 +353,21 @@ struct WatchLoop {
         return false
     }
 
+    private static func isFolder(_ absolute: [UInt8]) -> Bool {
+        var info = stat()
+        return (absolute + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     private func isMusicFile(_ name: [UInt8]) -> Bool {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
         let ext = name[(dot + 1)...].map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
         return extensions.contains(ext)
     }
 
-    /// The names of the folders directly in `absolute` (symbolic links not followed).
+    /// The names of the folders directly in `absolute`, symbolic links to folders
+    /// included (the scanner follows them), in byte order.
     private static func subfolders(of absolute: [UInt8]) -> [[UInt8]] {
         guard let handle = (absolute + [0]).withUnsafeBufferPointer({
             $0.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
@@ -241,17 +377,12 @@ struct WatchLoop {
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [46] || name == [46, 46] { continue }
-            var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
-                var info = stat()
-                let path = absolute + [slash] + name + [0]
-                isFolder = path.withUnsafeBufferPointer {
-                    $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) }
-                } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            let type = entry.pointee.d_type
+            if type == UInt8(DT_DIR) || ((type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)) && isFolder(absolute + [slash] + name)) {
+                names.append(name)
             }
-            if isFolder { names.append(name) }
         }
-        return names
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     private static func seconds(_ duration: Duration) -> Int64 { duration.components.seconds }

@@ -42,13 +42,18 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Starts qplayd and waits until it answers on its socket. Its output is appended
     /// to `logPath` (every start of the same daemon, for the failure messages).
-    public func start(_ extraArguments: [String] = []) throws {
+    /// `launcher`: a program and its arguments that run qplayd (its path and arguments
+    /// follow them) by `exec`, so that `pid` is still the daemon's, as `unshare` does.
+    public func start(_ extraArguments: [String] = [], launcher: [String] = []) throws {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard log >= 0 else { throw LineSocketClient.Failure(description: "cannot open \(logPath)") }
         defer { close(log) }
+        let daemon = BuiltProducts.url("qplayd")
+        let arguments = standardArguments + extraArguments
         let process = try SpawnedProcess(
-            BuiltProducts.url("qplayd"), standardArguments + extraArguments, environment: environment,
-            stdout: log, stderr: log)
+            launcher.first.map { URL(fileURLWithPath: $0) } ?? daemon,
+            launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [daemon.path] + arguments,
+            environment: environment, stdout: log, stderr: log)
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

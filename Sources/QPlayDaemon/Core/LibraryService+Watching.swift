@@ -4,7 +4,9 @@ import SystemPackage
 extension LibraryService {
     /// Starts watching the music directory: each batch of changed folders becomes
     /// incremental scans of those folders, queued like `update` (each with its `scan`
-    /// events). A folder that is gone and held nothing indexed needs no scan.
+    /// events). A folder that is gone and held nothing indexed needs no scan. A disk
+    /// unmounted below the music directory keeps its tracks through every scan until it
+    /// is back (`UnmountedFolders`).
     nonisolated func watch(_ configuration: DaemonConfiguration) -> LibraryWatcher {
         var settings = LibraryWatcher.Settings()
         settings.watchLimit = configuration.watchLimit
@@ -16,6 +18,10 @@ extension LibraryService {
             switch request {
             case .notice(let text):
                 log.notice("\(text)")
+            case .unmounted(let folder):
+                unmounted.insert(folder)
+            case .available(let folder):
+                unmounted.remove(folder)
             case .scan(let folders):
                 Task {
                     for folder in folders {

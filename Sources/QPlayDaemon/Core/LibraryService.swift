@@ -13,6 +13,8 @@ actor LibraryService {
     nonisolated let scanner: LibraryScanner
     private let events: EventPublisher
     nonisolated let log: Logger
+    /// Disks the watcher saw unmounted below the music directory: scans keep their tracks.
+    nonisolated let unmounted = UnmountedFolders()
     /// The scan running or queued last; a new update waits for it before it starts.
     private var latest: Task<ScanSummary, any Error>?
 
@@ -64,12 +66,17 @@ actor LibraryService {
         let log = self.log
         let throttle = ProgressThrottle()
         let library = self
+        let unmounted = self.unmounted
         let task = Task<ScanSummary, any Error> {
             _ = try? await previous?.value
             log.info("scanning \(subpath.map { scanner.musicDirectory.pushing($0) } ?? scanner.musicDirectory)")
             do {
                 let last = Mutex<ScanProgress?>(nil)
-                let summary = try await scanner.scan(subpath: subpath) { progress in
+                let keeping = unmounted.current
+                if !keeping.isEmpty {
+                    log.info("keeping the tracks below \(keeping.map(\.string).sorted().joined(separator: ", ")): unmounted")
+                }
+                let summary = try await scanner.scan(subpath: subpath, keeping: keeping) { progress in
                     // The end is told once the summary says what changed (below).
                     if progress.done {
                         last.withLock { $0 = progress }

@@ -9,7 +9,8 @@ import Glibc
 
 /// The watched music directory through a real qplayd: files and folders copied in,
 /// rewritten, moved and deleted reach the index by themselves; a burst is a few batches;
-/// `--no-watch`, the watch-limit fallback and a removed music directory.
+/// `--no-watch`, the watch-limit fallback, a linked folder, a removed music directory
+/// and a disk unmounted inside it.
 @Suite("End to end: watching the music directory", .timeLimit(.minutes(3)))
 struct LibraryWatchTests {
     private let tagged = SampleCatalog.all.filter { $0.title != nil && $0.file.hasSuffix(".mp3") }
@@ -121,32 +122,134 @@ struct LibraryWatchTests {
         }
         try daemon.start(["--no-watch"])
         try daemon.waitForLibrary()
+        // A watching daemon on the same folder shows when a watcher has seen the change.
+        let watching = try startedDaemon(music: music.path.string)
+        defer {
+            watching.stop()
+            watching.directory.remove()
+        }
         let client = try daemon.client()
+        let control = try watching.client()
         try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("Album/new.mp3"))
-        // Longer than a watched batch takes to be handed over and scanned.
-        sleep(4)
-        #expect(try tracks(client, pathContaining: "Album/new.mp3").isEmpty)
+        try waitUntil("the watching daemon indexes the new file") {
+            try tracks(control, pathContaining: "Album/new.mp3").count == 1
+        }
+        #expect(try tracks(client, pathContaining: "Album/new.mp3").isEmpty, "seen without watching")
+        #expect(!daemon.log.contains("watching"), "the daemon watches: \(daemon.log)")
         let response = try client.request("update", ["wait": true])
         #expect(response["ok"] as? Bool == true)
         #expect(try tracks(client, pathContaining: "Album/new.mp3").count == 1)
     }
 
-    @Test func beyondTheWatchLimitAPeriodicRescanFindsChanges() throws {
+    @Test func beyondTheWatchLimitOnlyTheUnwatchedFoldersAreRescanned() throws {
         let music = try musicFolder()
         defer { music.remove() }
-        // Only the music directory itself gets a watch; Album/ does not.
-        let daemon = try startedDaemon(music: music.path.string, config: "watch_limit = 1\nwatch_rescan_s = 2\n")
+        #expect(mkdir(music.appending("Second").string, 0o755) == 0)
+        // Only the music directory itself gets a watch; Album/ and Second/ do not.
+        let daemon = try startedDaemon(music: music.path.string, config: "watch_limit = 1\nwatch_rescan_s = 1\n")
         defer {
             daemon.stop()
             daemon.directory.remove()
         }
         let client = try daemon.client()
         try waitUntil("the watch limit is logged") {
-            daemon.log.contains("watch limit is reached") && daemon.log.contains("1 folders watched")
+            daemon.log.contains("watch limit is reached") && daemon.log.contains("watching 1 folders; 2 folders left unwatched")
         }
         try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("Album/new.mp3"))
-        try waitUntil("the periodic rescan indexes a file in the unwatched folder") {
+        try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("Second/new.mp3"))
+        try waitUntil("the periodic rescan indexes files in the unwatched folders") {
             try tracks(client, pathContaining: "Album/new.mp3").count == 1
+                && tracks(client, pathContaining: "Second/new.mp3").count == 1
+        }
+        // A file in the watched music directory itself is seen by its watch.
+        try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("top.mp3"))
+        try waitUntil("the watched folder's new file is indexed") {
+            try tracks(client, pathContaining: "top.mp3").count == 1
+        }
+        let scans = daemon.log.split(separator: "\n").filter { $0.contains("scanning \(music.path.string)") }
+        #expect(scans.contains { $0.hasSuffix("/Album") } && scans.contains { $0.hasSuffix("/Second") })
+        // The start-up scan, the `update` that waited for it, the watched file's batch;
+        // the periodic rescans never scan the whole directory.
+        let whole = scans.filter { $0.hasSuffix("scanning \(music.path.string)") }
+        #expect(whole.count == 3, "\(scans)")
+        #expect(daemon.isRunning)
+    }
+
+    @Test func aLinkedFolderIsWatchedThroughItsLink() throws {
+        let music = try musicFolder()
+        let elsewhere = TemporaryDirectory("qplay-linked")
+        defer {
+            music.remove()
+            elsewhere.remove()
+        }
+        try elsewhere.copy(SampleCatalog.named("untagged.mp3").path, to: elsewhere.appending("first.mp3"))
+        #expect(symlink(elsewhere.path.string, music.appending("Linked").string) == 0)
+        let daemon = try startedDaemon(music: music.path.string)
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        let client = try daemon.client()
+        #expect(try tracks(client, pathContaining: "Linked/first.mp3").count == 1)
+        try elsewhere.copy(SampleCatalog.named("untagged.mp3").path, to: elsewhere.appending("second.mp3"))
+        try waitUntil("a file added in the linked folder is indexed under the link") {
+            try tracks(client, pathContaining: "Linked/second.mp3").count == 1
+        }
+        #expect(unlink(music.appending("Linked").string) == 0)
+        try waitUntil("the removed link's tracks leave the index") {
+            try tracks(client, pathContaining: "Linked/").isEmpty
+        }
+        #expect(try tracks(client, pathContaining: "Album/track.mp3").count == 1)
+    }
+
+    @Test(.enabled(if: MountNamespace.isAvailable, "needs unprivileged user and mount namespaces (unshare -Urm, nsenter)"))
+    func anUnmountedFolderPurgesNothingAndIsWatchedOnceMountedAgain() throws {
+        let music = try musicFolder()
+        defer { music.remove() }
+        let disk = music.appending("Disk").string
+        #expect(mkdir(disk, 0o755) == 0)
+        let source = SampleCatalog.named("untagged.mp3").path.string
+        // qplayd runs in a namespace of its own, with a tmpfs on Disk/ holding two tracks.
+        let daemon = DaemonProcess(music: music.path.string)
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        try daemon.start(
+            launcher: MountNamespace.launcher(
+                script: "mount -t tmpfs qplay-disk \"$1\" && cp \"$2\" \"$1/one.mp3\" && cp \"$2\" \"$1/two.mp3\"",
+                [disk, source]))
+        try daemon.waitForLibrary()
+        let client = try daemon.client()
+        #expect(try tracks(client, pathContaining: "Disk/").count == 2)
+        let before = try trackCount(client)
+
+        let unmount = try MountNamespace.run(inNamespaceOf: daemon.pid, script: "umount \"$1\"", [disk])
+        try #require(unmount.status == 0, "umount: \(unmount.stderr)")
+        try waitUntil("the watcher reports the unmount") { daemon.log.contains("Disk was unmounted") }
+        // Neither the watcher nor a rescan of everything drops the unmounted tracks.
+        let update = try client.request("update", ["wait": true])
+        #expect(update["ok"] as? Bool == true)
+        #expect(try trackCount(client) == before)
+        #expect(try tracks(client, pathContaining: "Disk/").count == 2)
+        #expect(daemon.log.contains("keeping the tracks below Disk: unmounted"))
+
+        // Mounted again with one of the tracks and a new one: scanned as it is now.
+        let mount = try MountNamespace.run(
+            inNamespaceOf: daemon.pid,
+            script: "mount -t tmpfs qplay-disk \"$1\" && cp \"$2\" \"$1/one.mp3\" && cp \"$2\" \"$1/three.mp3\"",
+            [disk, source])
+        try #require(mount.status == 0, "mount: \(mount.stderr)")
+        try waitUntil("the mounted folder is scanned again") {
+            try tracks(client, pathContaining: "Disk/three.mp3").count == 1
+                && tracks(client, pathContaining: "Disk/two.mp3").isEmpty
+                && tracks(client, pathContaining: "Disk/one.mp3").count == 1
+        }
+        // And watched: a file copied in later is seen by itself.
+        let copy = try MountNamespace.run(inNamespaceOf: daemon.pid, script: "cp \"$2\" \"$1/four.mp3\"", [disk, source])
+        try #require(copy.status == 0, "cp: \(copy.stderr)")
+        try waitUntil("a file added to the mounted folder is indexed") {
+            try tracks(client, pathContaining: "Disk/four.mp3").count == 1
         }
         #expect(daemon.isRunning)
     }
