@@ -182,18 +182,27 @@ struct WatchLoop {
             || (added && !isMusicFile(name) && Self.isFolder(absolute(child)))
             || (removed && (watches[child] != nil || Self.covers(unwatched, child) || Self.covers(unmounted, child)))
         if isFolder {
+            // A link adds a second path to a folder, or takes one away: which path its
+            // tracks are indexed under depends on the other paths, so the folder holding
+            // the link is scanned (and watched again, for a folder the link was the first
+            // way to).
+            let isLink = mask & UInt32(IN_ISDIR) == 0
             if added {
                 addTree(child)
                 reportLimit()
-                batch.note(child, at: now)
+                batch.note(isLink ? folder : child, at: now)
             } else if removed {
                 forget(child)
                 // A removed mount point's tracks go with it.
-                for folder in unmounted where Self.isInside(folder, child) {
-                    unmounted.remove(folder)
-                    handler(.available(PathBytes.path(folder)))
+                for gone in unmounted where Self.isInside(gone, child) {
+                    unmounted.remove(gone)
+                    handler(.available(PathBytes.path(gone)))
                 }
-                batch.note(child, at: now)
+                if isLink {
+                    addTree(folder)
+                    reportLimit()
+                }
+                batch.note(isLink ? folder : child, at: now)
             }
             return
         }

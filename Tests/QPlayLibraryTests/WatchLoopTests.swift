@@ -119,17 +119,26 @@ struct WatchLoopTests {
         #expect(walked == ["Link/Sub/a.mp3"])
 
         // A link to a folder outside, made and removed: its own events carry no IN_ISDIR.
+        // The folder holding a link is scanned: there the walk decides which path wins.
+        makeFolders(["Holder"], in: music)
+        let holder = try #require(loop.watch(of: []))
+        loop.take([(watch: holder, mask: UInt32(IN_CREATE) | UInt32(IN_ISDIR), name: bytes("Holder"))])
+        let folder = try #require(loop.watch(of: bytes("Holder")))
+        #expect(symlink(elsewhere.path.string, music.appending("Holder/Outside").string) == 0)
+        loop.take([(watch: folder, mask: UInt32(IN_CREATE), name: bytes("Outside"))])
+        #expect(loop.watchedFolders.contains(bytes("Holder/Outside")))
+        #expect(loop.batch.folders == [bytes("Holder")], "the holder, not the link, is scanned")
+        #expect(unlink(music.appending("Holder/Outside").string) == 0)
+        loop.take([(watch: folder, mask: UInt32(IN_DELETE), name: bytes("Outside"))])
+        #expect(!loop.watchedFolders.contains(bytes("Holder/Outside")))
+
+        // The link that was the first way to Real goes: Real is watched under its own name.
         let root = try #require(loop.watch(of: []))
-        #expect(symlink(elsewhere.path.string, music.appending("Outside").string) == 0)
-        loop.take([(watch: root, mask: UInt32(IN_CREATE), name: bytes("Outside"))])
-        #expect(loop.watchedFolders.contains(bytes("Outside")))
-        var batch = loop.batch
-        #expect(batch.take() == [bytes("Outside")])
-        #expect(unlink(music.appending("Outside").string) == 0)
-        loop.take([(watch: root, mask: UInt32(IN_DELETE), name: bytes("Outside"))])
-        #expect(!loop.watchedFolders.contains(bytes("Outside")))
-        batch = loop.batch
-        #expect(batch.take() == [bytes("Outside")], "its tracks are scanned away")
+        #expect(unlink(music.appending("Link").string) == 0)
+        loop.take([(watch: root, mask: UInt32(IN_DELETE), name: bytes("Link"))])
+        #expect(loop.watchedFolders == [[], bytes("Holder"), bytes("Real"), bytes("Real/Sub")])
+        var loopBatch = loop.batch
+        #expect(loopBatch.take() == [[]], "the music directory, holding the link, is scanned")
     }
 
     @Test func anUnmountedFolderIsReportedOnceAndWatchedAgainWhenItHoldsFiles() throws {
