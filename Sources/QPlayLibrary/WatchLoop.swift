@@ -167,6 +167,11 @@ struct WatchLoop {
             if folder.isEmpty && !rootGone {
                 rootGone = true
                 forgetAll()
+                // The unmounts of its subfolders are the directory's own, looked after
+                // as a whole: scans refuse a missing or empty music directory.
+                for gone in unmounted { handler(.available(PathBytes.path(gone))) }
+                unmounted = []
+                unmountsRead = []
                 handler(.notice(
                     "the music directory was removed, moved away or unmounted; nothing is removed from the library, and it is watched again once it is back"))
             }
@@ -234,7 +239,10 @@ struct WatchLoop {
 
     /// Narrows the unmounts just read to their mount points and hands those over.
     private mutating func settleUnmounts() {
-        guard !unmountsRead.isEmpty else { return }
+        guard !unmountsRead.isEmpty, !rootGone else {
+            unmountsRead = []
+            return
+        }
         for folder in WatchBatch.covering(unmountsRead) where !Self.covers(unmounted, folder) {
             for inner in unmounted where Self.isInside(inner, folder) { unmounted.remove(inner) }
             unmounted.insert(folder)

@@ -178,4 +178,27 @@ struct WatchLoopTests {
         var batch = loop.batch
         #expect(batch.take() == [bytes("Disk")])
     }
+
+    @Test func theMusicDirectoryUnmountedIsNotTakenForUnmountedSubfolders() throws {
+        let music = TemporaryDirectory("qplay-watch")
+        defer { music.remove() }
+        makeFolders(["A", "B"], in: music)
+        let requests = Requests()
+        var loop = loop(music, requests: requests)
+        loop.open()
+        defer { loop.close() }
+        let root = try #require(loop.watch(of: []))
+        let a = try #require(loop.watch(of: bytes("A")))
+        let b = try #require(loop.watch(of: bytes("B")))
+        loop.take([(watch: a, mask: UInt32(IN_UNMOUNT), name: [])])
+        #expect(requests.unmounted == ["A"])
+        loop.take([
+            (watch: b, mask: UInt32(IN_UNMOUNT), name: []),
+            (watch: root, mask: UInt32(IN_UNMOUNT), name: []),
+        ])
+        #expect(requests.unmounted == ["A"], "B is part of the music directory's own unmount")
+        #expect(requests.available == ["A"], "A was too, after all")
+        #expect(loop.unmounted.isEmpty && loop.watchedFolders.isEmpty)
+        #expect(requests.notices.contains { $0.contains("music directory was removed, moved away or unmounted") })
+    }
 }

@@ -289,4 +289,45 @@ struct LibraryWatchTests {
             try tracks(client, pathContaining: "Back/later.mp3").count == 1
         }
     }
+
+    @Test(.enabled(if: MountNamespace.isAvailable, "needs unprivileged user and mount namespaces (unshare -Urm, nsenter)"))
+    func anUnmountedMusicDirectoryPurgesNothingAndIsScannedOnceMountedAgain() throws {
+        let music = TemporaryDirectory("qplay-music")
+        defer { music.remove() }
+        let source = SampleCatalog.named("untagged.mp3").path.string
+        let daemon = DaemonProcess(music: music.path.string)
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        try daemon.start(
+            launcher: MountNamespace.launcher(
+                script: "mount -t tmpfs qplay-music \"$1\" && mkdir \"$1/Album\" && cp \"$2\" \"$1/Album/one.mp3\" && cp \"$2\" \"$1/Album/two.mp3\"",
+                [music.path.string, source]))
+        try daemon.waitForLibrary()
+        let client = try daemon.client()
+        #expect(try trackCount(client) == 2)
+
+        let unmount = try MountNamespace.run(inNamespaceOf: daemon.pid, script: "umount \"$1\"", [music.path.string])
+        try #require(unmount.status == 0, "umount: \(unmount.stderr)")
+        try waitUntil("the watcher sees the music directory go") {
+            daemon.log.contains("music directory was removed, moved away or unmounted")
+        }
+        let update = try client.request("update", ["wait": true])
+        #expect(update["ok"] as? Bool == false, "a scan of an empty music directory is refused")
+        #expect(try trackCount(client) == 2)
+        #expect(!daemon.log.contains("was unmounted; its tracks stay"), "taken for an unmounted subfolder")
+
+        let mount = try MountNamespace.run(
+            inNamespaceOf: daemon.pid,
+            script: "mount -t tmpfs qplay-music \"$1\" && mkdir \"$1/Album\" \"$1/New\" && cp \"$2\" \"$1/Album/one.mp3\" && cp \"$2\" \"$1/New/three.mp3\"",
+            [music.path.string, source])
+        try #require(mount.status == 0, "mount: \(mount.stderr)")
+        try waitUntil("the music directory mounted again is scanned as it is now") {
+            try tracks(client, pathContaining: "New/three.mp3").count == 1
+                && tracks(client, pathContaining: "Album/two.mp3").isEmpty
+                && tracks(client, pathContaining: "Album/one.mp3").count == 1
+        }
+        #expect(daemon.isRunning)
+    }
 }
