@@ -119,6 +119,25 @@ import Glibc
         }
     }
 
+    @Test func foldersToKeepKeepTheirTracksWhateverTheWalkFinds() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        try fixture.copySamples()
+        let index = try fixture.openIndex()
+        _ = try await fixture.scanner(index).scan()
+        let kept = try index.search(.all).filter { $0.path.starts(with: "Test Tones") }
+        #expect(kept.count == 5)
+        // As a disk's mount point looks once unmounted: there, and empty.
+        #expect(rename(fixture.music.appending("Test Tones").string, fixture.directory.appending("away").string) == 0)
+        #expect(mkdir(fixture.music.appending("Test Tones").string, 0o755) == 0)
+        #expect(unlink(fixture.music.appending("untagged.mp3").string) == 0)
+        let scan = try await fixture.scanner(index).scan(keeping: ["Test Tones"])
+        #expect(scan.removed == 1, "only the file deleted outside the kept folder")
+        #expect(try index.search(.all).filter { $0.path.starts(with: "Test Tones") } == kept)
+        let unkept = try await fixture.scanner(index).scan()
+        #expect(unkept.removed == kept.count)
+    }
+
     @Test(.enabled(if: geteuid() != 0, "root reads folders of mode 0"))
     func anUnreadableFolderIsReportedAndKeepsItsTracks() async throws {
         let fixture = LibraryFixture()
