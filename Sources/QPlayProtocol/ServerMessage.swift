@@ -7,7 +7,9 @@ public enum ServerMessage: Sendable {
     /// Reads one line (without its newline) from the daemon.
     public static func decode(line: [UInt8]) throws(ClientDecodingError) -> ServerMessage {
         let probe: Probe
-        if let quick = JSONInput.value(from: line, complete: true).flatMap(Probe.init(wire:)) {
+        // Kept for the result: the line is read once, not again for `result(as:)`.
+        let value = JSONInput.value(from: line, complete: true)
+        if let quick = value.flatMap(Probe.init(wire:)) {
             probe = quick
         } else {
             do {
@@ -23,7 +25,9 @@ public enum ServerMessage: Sendable {
             } else {
                 outcome = .failure(probe.error ?? ProtocolError(.internalError, "error response without `error`"))
             }
-            return .response(ResponseMessage(id: probe.id, outcome: outcome, line: line))
+            var response = ResponseMessage(id: probe.id, outcome: outcome, line: line)
+            response.value = value
+            return .response(response)
         }
         if probe.event != nil {
             do {
@@ -75,7 +79,11 @@ public enum ServerMessage: Sendable {
 public struct ResponseMessage: Sendable {
     public var id: RequestID?
     public var outcome: Result<Void, ProtocolError>
-    public var line: [UInt8]
+    public var line: [UInt8] {
+        didSet { value = nil }
+    }
+    /// `line` as JSONInput read it, when it could; nil: read it when asked.
+    var value: JSONValue?
 
     public init(id: RequestID?, outcome: Result<Void, ProtocolError>, line: [UInt8]) {
         self.id = id
@@ -100,7 +108,7 @@ public struct ResponseMessage: Sendable {
     /// The same for the types that read themselves without JSONDecoder when they can.
     public func result<T: WireDecodable>(as type: T.Type) throws -> T {
         if case .failure(let error) = outcome { throw error }
-        if case .object(let members)? = JSONInput.value(from: line, complete: true),
+        if case .object(let members)? = value ?? JSONInput.value(from: line, complete: true),
             let result = members["result"].flatMap(T.init(wire:))
         {
             return result

@@ -11,6 +11,16 @@ enum Output {
         write(Array((text + "\n").utf8), to: 1)
     }
 
+    /// Lines in one write: one system call for a listing, not one per line.
+    static func lines(_ lines: [String]) {
+        var bytes: [UInt8] = []
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        write(bytes, to: 1)
+    }
+
     static func bytes(_ bytes: some Collection<UInt8>) {
         write(Array(bytes), to: 1)
     }

@@ -28,7 +28,7 @@ struct StatusCommand: ParsableCommand {
             if let format {
                 Output.line(StatusFormat.render(format, status: status))
             } else {
-                for line in Listing.status(status) { Output.line(line) }
+                Output.lines(Listing.status(status))
             }
         }
     }
@@ -41,7 +41,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         try performing {
             guard let response = try options.run(.stats) else { return }
-            for line in Listing.stats(try response.result(as: QPlayProtocol.Stats.self)) { Output.line(line) }
+            Output.lines(Listing.stats(try response.result(as: QPlayProtocol.Stats.self)))
         }
     }
 }

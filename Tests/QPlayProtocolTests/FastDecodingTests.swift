@@ -109,6 +109,26 @@ struct FastDecodingTests {
         #expect(throws: ClientError.self) { try unreadable.result(as: Status.self) }
     }
 
+    /// The response keeps the value it read for `result(as:)`, and drops it when its line
+    /// is replaced, so a result always comes from the line it carries.
+    @Test func aResponseReadsItsLineOnce() throws {
+        func line(_ status: Status) -> [UInt8] {
+            Array(#"{"id":1,"ok":true,"result":"#.utf8) + WireCoding.line(status).dropLast() + [UInt8(ascii: "}")]
+        }
+        guard case .response(var response) = try ServerMessage.decode(line: line(sampleStatus)) else {
+            Issue.record("not a response")
+            return
+        }
+        #expect(response.value != nil)
+        #expect(try response.result(as: Status.self) == (try reference(Status.self, statusLine(sampleStatus))))
+        var other = sampleStatus
+        other.volume = 7
+        other.track?.title = "Another"
+        response.line = line(other)
+        #expect(response.value == nil)
+        #expect(try response.result(as: Status.self) == (try reference(Status.self, statusLine(other))))
+    }
+
     @Test func requestLinesEqualJSONEncoder() throws {
         let requests = [
             Request(id: .integer(1), .status), Request(id: nil, .next), Request(id: .string("x/é"), .status),

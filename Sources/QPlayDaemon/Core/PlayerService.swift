@@ -105,7 +105,7 @@ actor PlayerService {
     private var position: Double {
         let snapshot = audio.snapshot
         let now = clock.now
-        let token = engine.currentRequestToken
+        let token = inPlace { $0.currentRequestToken }
         if let commanded {
             // A command for another request (a seek near the end, then the track
             // changed) says nothing about this one.
@@ -122,15 +122,25 @@ actor PlayerService {
     func snapshot() -> PlayerSnapshot {
         let position = self.position
         let snapshot = audio.snapshot
-        // The length the decoder measured, of the request status describes: one snapshot
-        // gives track, position and duration alike.
-        let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
-        engine.refreshUpcoming()
+        let (status, token) = inPlace { engine in
+            // The length the decoder measured, of the request status describes: one
+            // snapshot gives track, position and duration alike.
+            let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
+            engine.refreshUpcoming()
+            return (engine.status(position: position, duration: measured), engine.currentRequestToken)
+        }
         return PlayerSnapshot(
-            status: engine.status(position: position, duration: measured),
+            status: status,
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
             replayGainMode: replayGain.mode,
-            replayGain: engine.currentRequestToken.flatMap { replayGainChoices[$0] })
+            replayGain: token.flatMap { replayGainChoices[$0] })
+    }
+
+    /// The engine read where it is stored. A getter called on the stored property copies
+    /// the whole engine first — queue, plan and entries retained, then released —
+    /// four times for one `status`; through `inout` nothing is copied.
+    private func inPlace<Result>(_ body: (inout PlayerEngine) -> Result) -> Result {
+        body(&engine)
     }
 
     /// The collection the user sees, with its version.
