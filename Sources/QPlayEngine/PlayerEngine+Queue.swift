@@ -27,6 +27,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         let entries = makeEntries(tracks)
         let starts = collection.isEmpty && startsWhenEmpty
+        releasePlannedQueue()
         collection.insert(contentsOf: entries, at: index ?? collection.count)
         queueVersion &+= 1
         modified = true
@@ -62,6 +63,7 @@ extension PlayerEngine {
         // Only the now-playing entry's removal plans from the collection as it was; kept
         // for any other, the old array would make the removal copy the whole queue.
         let before = collection[index].id == current?.id ? collection : nil
+        releasePlannedQueue()
         let removed = collection.remove(at: index)
         queueVersion &+= 1
         modified = true
@@ -112,6 +114,7 @@ extension PlayerEngine {
         lastKnownPosition = position
         var output = EngineOutput()
         guard from != to else { return output }
+        releasePlannedQueue()
         collection.insert(collection.remove(at: from), at: to)
         queueVersion &+= 1
         modified = true
