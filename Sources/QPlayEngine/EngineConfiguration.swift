@@ -11,15 +11,26 @@ public struct EngineConfiguration: Sendable {
     /// Seed of the shuffle order; nil seeds from the system's random source. Tests pass one
     /// so that orders are reproducible.
     public var shuffleSeed: UInt64?
+    /// The most entries the collection may hold; an `add` past it is refused whole
+    /// (`EngineError.queueFull`). Each entry holds its track (about half a kilobyte), and
+    /// a modified collection lives beside the installed queue until the next track change,
+    /// so a bound keeps one careless `add` of a huge library from exhausting memory.
+    public var maxQueueLength: Int
+
+    /// Twice the 100,000 entries the engine is measured with (`scripts/bench queue`);
+    /// MPD's default `max_playlist_length` is 16,384.
+    public static let defaultMaxQueueLength = 200_000
 
     public init(
         tapThreshold: Duration = .milliseconds(300), scanRate: Double = 4,
-        maxHold: Duration = .seconds(30), restartAfter: Double = 3, shuffleSeed: UInt64? = nil
+        maxHold: Duration = .seconds(30), restartAfter: Double = 3, shuffleSeed: UInt64? = nil,
+        maxQueueLength: Int = defaultMaxQueueLength
     ) {
         self.tapThreshold = tapThreshold
         self.scanRate = scanRate
         self.maxHold = maxHold
         self.restartAfter = restartAfter
         self.shuffleSeed = shuffleSeed
+        self.maxQueueLength = maxQueueLength
     }
 }

@@ -9,7 +9,8 @@ extension PlayerEngine {
     /// instead becomes the queue at once and plays from its first track, even if a track
     /// of the cleared queue is still sounding — unless `startsWhenEmpty` is false (MPD's
     /// `add` never starts playback): then it is an edit like any other. No tracks:
-    /// `noMatch`; an index past the end: `badRequest`; either way nothing changes.
+    /// `noMatch`; an index past the end: `badRequest`; more entries than
+    /// `configuration.maxQueueLength`: `queueFull`; in each case nothing changes.
     /// Answers the new entries' ids, in queue order.
     public mutating func add(
         _ tracks: [Track], at index: Int? = nil, startsWhenEmpty: Bool = true, now: Duration, position: Double
@@ -19,10 +20,14 @@ extension PlayerEngine {
             throw .badRequest(
                 "position \(index) is outside the queue, which has \(collection.count) \(collection.count == 1 ? "entry" : "entries")")
         }
+        guard tracks.count <= configuration.maxQueueLength - collection.count else {
+            throw .queueFull(limit: configuration.maxQueueLength, length: collection.count, adding: tracks.count)
+        }
         lastKnownPosition = position
         var output = EngineOutput()
         let entries = makeEntries(tracks)
         let starts = collection.isEmpty && startsWhenEmpty
+        releasePlannedQueue()
         collection.insert(contentsOf: entries, at: index ?? collection.count)
         queueVersion &+= 1
         modified = true
@@ -55,12 +60,15 @@ extension PlayerEngine {
     private mutating func removeEntry(at index: Int, position: Double) -> EngineOutput {
         lastKnownPosition = position
         var output = EngineOutput()
-        let before = collection
+        // Only the now-playing entry's removal plans from the collection as it was; kept
+        // for any other, the old array would make the removal copy the whole queue.
+        let before = collection[index].id == current?.id ? collection : nil
+        releasePlannedQueue()
         let removed = collection.remove(at: index)
         queueVersion &+= 1
         modified = true
         output.notify(.queue)
-        if removed.id == current?.id {
+        if let before {
             cancelScan(into: &output)
             perform(plan(.removedPlaying(removed.id, collectionBefore: before)), into: &output)
         } else {
@@ -106,6 +114,7 @@ extension PlayerEngine {
         lastKnownPosition = position
         var output = EngineOutput()
         guard from != to else { return output }
+        releasePlannedQueue()
         collection.insert(collection.remove(at: from), at: to)
         queueVersion &+= 1
         modified = true

@@ -24,6 +24,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let noMatch = ErrorCode("no_match")
     /// An entry, index, track id or path does not exist.
     public static let notFound = ErrorCode("not_found")
+    /// An `add` would make the queue longer than the daemon's `max_queue_length`.
+    public static let queueFull = ErrorCode("queue_full")
     /// The request line was longer than 64 KiB; it was discarded.
     public static let lineTooLong = ErrorCode("line_too_long")
     /// The daemon cannot do it now (e.g. the library is not ready, the output failed).
@@ -48,6 +50,7 @@ public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringCon
     }
     public static func noMatch(_ message: String) -> ProtocolError { .init(.noMatch, message) }
     public static func notFound(_ message: String) -> ProtocolError { .init(.notFound, message) }
+    public static func queueFull(_ message: String) -> ProtocolError { .init(.queueFull, message) }
     public static func lineTooLong(_ message: String) -> ProtocolError { .init(.lineTooLong, message) }
     public static func unavailable(_ message: String) -> ProtocolError { .init(.unavailable, message) }
     public static func internalError(_ message: String) -> ProtocolError {

@@ -35,6 +35,32 @@ import Testing
         #expect(h.status.queueModified == false)
     }
 
+    @Test func anAddPastTheQueueLimitIsRefusedWholeAndChangesNothing() throws {
+        var h = Harness(EngineConfiguration(shuffleSeed: 42, maxQueueLength: 4))
+        try h.add(tracks("A", "B", "C"))
+        let before = h.engine.queue
+        #expect(throws: EngineError.queueFull(limit: 4, length: 3, adding: 2)) { try h.add(tracks("D", "E")) }
+        #expect(h.engine.queue == before)
+        #expect(h.status.queueModified == false)
+        // Up to the limit is fine; one more is not, at any place.
+        try h.add(tracks("D"), at: 0)
+        #expect(h.status.queueLength == 4)
+        #expect(throws: EngineError.queueFull(limit: 4, length: 4, adding: 1)) { try h.add(tracks("E"), at: 2) }
+        #expect(h.titles == ["D", "A", "B", "C"])
+        // Room made by a removal can be used again.
+        _ = try h.act { try $0.remove(index: 3, now: $1, position: $2) }
+        try h.add(tracks("E"))
+        #expect(h.titles == ["D", "A", "B", "E"])
+    }
+
+    @Test func theDefaultQueueLimitHoldsAHundredThousandEntries() throws {
+        var h = Harness()
+        #expect(EngineConfiguration().maxQueueLength >= 100_000)
+        let library = (0..<1_000).map { track("T\($0)", id: TrackID($0 + 1)) }
+        for _ in 0..<100 { try h.add(library) }
+        #expect(h.status.queueLength == 100_000)
+    }
+
     @Test func addWhilePlayingSetsModifiedAndTheNextTrackChangeInstalls() throws {
         var h = Harness()
         try h.add([track("A", seconds: 10), track("B", seconds: 10)])

@@ -169,11 +169,12 @@ class MPDClient(LineClient):
 
 
 class QPlayDaemon:
-    """A qplayd of our own: configs, data and socket in the work folder, a null output;
-    `mpd_addresses` are handed on as `--mpd ADDRESS` each."""
+    """A qplayd of our own: configs, data and socket in the work folder, the `output`
+    (`null` unless told); `mpd_addresses` are handed on as `--mpd ADDRESS` each."""
 
-    def __init__(self, bins, music, work, mpd_addresses=()):
+    def __init__(self, bins, music, work, mpd_addresses=(), output="null"):
         self.bins = bins
+        self.output = output
         self.music = music
         self.dir = os.path.join(work, "qplay")
         self.data = os.path.join(self.dir, "data")
@@ -193,7 +194,7 @@ class QPlayDaemon:
     def command(self, config="noscan"):
         mpd = [arg for address in self.mpd_addresses for arg in ("--mpd", address)]
         return [self.bins["qplayd"], "--config", self.configs[config], "--music", self.music,
-                "--socket", self.sock_path, "--data-dir", self.data, "--output", "null", *mpd]
+                "--socket", self.sock_path, "--data-dir", self.data, "--output", self.output, *mpd]
 
     def cli(self, *args, capture=False):
         cmd = [self.bins["qplay"], *args, "--socket", self.sock_path]
@@ -224,9 +225,13 @@ class QPlayDaemon:
 
 class MPD:
     """An MPD of our own: config, database, state and socket in the work folder; with
-    `tcp_port`, also listening on 127.0.0.1:PORT."""
+    `tcp_port`, also listening on 127.0.0.1:PORT. `output`: the audio_output block's
+    settings (a null output unless told); `settings`: more lines for mpd.conf (a setting
+    the config here already has cannot be given twice)."""
 
-    def __init__(self, music, work, tcp_port=None):
+    NULL_OUTPUT = 'type "null"\n    name "null"'
+
+    def __init__(self, music, work, tcp_port=None, output=NULL_OUTPUT, settings=""):
         self.dir = os.path.join(work, "mpd")
         os.makedirs(self.dir, exist_ok=True)
         self.sock_path = os.path.join(self.dir, "mpd.sock")
@@ -243,9 +248,9 @@ bind_to_address "{self.sock_path}"
 {tcp}auto_update "no"
 zeroconf_enabled "no"
 max_output_buffer_size "1048576"
+{settings}
 audio_output {{
-    type "null"
-    name "null"
+    {output}
 }}
 ''')
         self.process = None

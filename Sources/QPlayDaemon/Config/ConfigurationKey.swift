@@ -16,6 +16,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case watchRescanSeconds = "watch_rescan_s"
     case watchLimit = "watch_limit"
     case maxConnections = "max_connections"
+    case maxQueueLength = "max_queue_length"
     case logLevel = "log_level"
     case replayGain = "replaygain"
     case replayGainPreamp = "replaygain_preamp"
@@ -55,6 +56,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "integer, 0...10000000; default none. A testing aid: the most folders watched, to try the watch-limit fallback without changing fs.inotify.max_user_watches."
         case .maxConnections:
             "integer, 1...100000; default 512. Clients connected at once; one more is refused with an `unavailable` line. Lowered to fit the open-file limit."
+        case .maxQueueLength:
+            "integer, 1...10000000; default 200000. The most entries the queue holds; an add past it is refused whole with `queue_full` (each entry costs about half a kilobyte of memory)."
         case .logLevel:
             "string; default \"info\". trace, debug, info, notice, warning, error or critical."
         case .replayGain:

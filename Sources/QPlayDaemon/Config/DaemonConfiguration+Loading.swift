@@ -91,6 +91,7 @@ extension DaemonConfiguration {
             configuration.watchRescan = file.watchRescan ?? Defaults.watchRescan
             configuration.watchLimit = file.watchLimit
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
+            configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             configuration.replayGain = ReplayGainSettings(
                 mode: file.replayGainMode ?? Defaults.replayGain.mode,

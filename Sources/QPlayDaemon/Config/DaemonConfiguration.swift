@@ -39,6 +39,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Clients served at once; the server may lower it to fit the open-file limit
     /// (`DescriptorLimit`).
     public var maxConnections: Int
+    /// The most entries the queue holds (`EngineConfiguration.maxQueueLength`).
+    public var maxQueueLength: Int = Defaults.maxQueueLength
     /// The least severe log messages written to stderr.
     public var logLevel: Logger.Level
     /// Which ReplayGain value scales each track, and the preamp.
@@ -94,6 +96,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let watch = true
         public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
+        public static let maxQueueLength = EngineConfiguration.defaultMaxQueueLength
         public static let logLevel = Logger.Level.info
         public static let replayGain = ReplayGainSettings(mode: .off, preamp: 0)
     }

@@ -77,7 +77,8 @@ public enum Daemon {
         let engine = PlayerEngine(
             configuration: EngineConfiguration(
                 tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,
-                maxHold: configuration.maxHold, restartAfter: configuration.restartAfter),
+                maxHold: configuration.maxHold, restartAfter: configuration.restartAfter,
+                maxQueueLength: configuration.maxQueueLength),
             restoring: saved?.state)
         let player = PlayerService(
             engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,

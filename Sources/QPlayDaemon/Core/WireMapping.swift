@@ -148,6 +148,9 @@ extension ProtocolError {
         case .noMatch: self = .noMatch("no track matches")
         case .notFound(let what): self = .notFound(what)
         case .badRequest(let why): self = .badRequest(why)
+        case .queueFull(let limit, let length, let adding):
+            self = .queueFull(
+                "adding \(adding) \(adding == 1 ? "track" : "tracks") to the \(length) in the queue would pass its limit of \(limit) entries (max_queue_length); nothing was added")
         }
     }
 }

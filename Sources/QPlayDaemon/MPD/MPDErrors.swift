@@ -13,6 +13,8 @@ enum MPDErrors {
             case .noMatch: return MPDError(.noExist, "No such song")
             case .notFound(let message): return MPDError(.noExist, message)
             case .badRequest(let message): return MPDError(.argument, message)
+            // MPD's own words for its max_playlist_length.
+            case .queueFull: return MPDError(.playlistMax, "playlist is at the max size")
             }
         case let error as LibraryScanError:
             if case .subpathNotFound = error { return MPDError(.noExist, "Malformed path") }

@@ -115,6 +115,7 @@ private struct Sandbox {
             restart_after_ms = 5000
             scan_on_start = false
             max_connections = 64
+            max_queue_length = 5000
             log_level = "debug"
             replaygain = "auto"
             replaygain_preamp = -3.5
@@ -134,6 +135,7 @@ private struct Sandbox {
         #expect(configuration.restartAfter == 5)
         #expect(!configuration.scanOnStart)
         #expect(configuration.maxConnections == 64)
+        #expect(configuration.maxQueueLength == 5000)
         #expect(configuration.logLevel == .debug)
         #expect(configuration.replayGain == ReplayGainSettings(mode: .auto, preamp: -3.5))
     }
@@ -235,6 +237,7 @@ private struct Sandbox {
         ("music_directory = 3", "music_directory", "expected a string"),
         ("raw_channels = 0", "raw_channels", "out of range 1...8"),
         ("max_connections = 0", "max_connections", "out of range 1...100000"),
+        ("max_queue_length = 0", "max_queue_length", "out of range 1...10000000"),
         ("scan_rate = 1000.0", "scan_rate", "out of range"),
         ("output = \"speakers\"", "output", "unknown output"),
         ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
