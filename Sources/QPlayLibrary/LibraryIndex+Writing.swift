@@ -37,9 +37,17 @@ extension LibraryIndex {
         forgetting forgotten: [[UInt8]] = [], lastScan: ScanSummary? = nil
     ) throws {
         try pool.write { db in
+            // Rows this batch inserts get ids above every id handed out before
+            // (AUTOINCREMENT); updated rows keep theirs, below it.
+            let firstNewID = try Self.lastAssignedTrackID(db) + 1
             let upsert = try db.cachedStatement(sql: TrackRow.upsert)
-            for file in files {
+            for file in Self.lastOfEachPath(files) {
                 try upsert.execute(arguments: TrackRow.upsertArguments(file.track, pathBytes: file.pathBytes))
+            }
+            if !files.isEmpty {
+                // Before the deletes below, whose trigger removes the entries it expects.
+                try db.execute(sql: Self.indexNewTitles, arguments: [firstNewID])
+                try db.execute(sql: Self.indexNewTags, arguments: [firstNewID])
             }
             if !removals.isEmpty {
                 let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE id = ?")
@@ -67,6 +75,29 @@ extension LibraryIndex {
                     arguments: [try JSONEncoder().encode(record)])
             }
         }
+    }
+
+    /// The trigram entries of rows from an id on (what the dropped insert trigger wrote
+    /// row by row; see migration "v4").
+    static let indexNewTitles = "INSERT INTO track_title_fts (rowid, f_title) SELECT id, f_title FROM track WHERE id >= ?"
+    static let indexNewTags = """
+        INSERT INTO track_tags_fts (rowid, f_artist, f_album, f_album_artist, f_genre)
+        SELECT id, f_artist, f_album, f_album_artist, f_genre FROM track WHERE id >= ?
+        """
+
+    /// The highest track id ever assigned (0 before the first row).
+    static func lastAssignedTrackID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'track'") ?? 0
+    }
+
+    /// `files` with one entry per path, the last: a path inserted and then updated in the
+    /// same batch would have the update trigger delete trigram entries not written yet.
+    static func lastOfEachPath(_ files: [IndexedFile]) -> [IndexedFile] {
+        var seen = Set<[UInt8]>(minimumCapacity: files.count)
+        var kept: [IndexedFile] = []
+        kept.reserveCapacity(files.count)
+        for file in files.reversed() where seen.insert(file.pathBytes).inserted { kept.append(file) }
+        return kept.count == files.count ? files : kept.reversed()
     }
 
     /// Claims the index for one scan; false when another scan holds it.

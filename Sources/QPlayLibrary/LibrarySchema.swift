@@ -103,6 +103,14 @@ enum LibrarySchema {
                     ALTER TABLE track ADD COLUMN bits INTEGER;
                     """)
         }
+        migrator.registerMigration("v4: trigram entries of new rows written per batch") { db in
+            // A trigger inserting each new row's trigrams cost ~54 µs of CPU a row (6.1 s
+            // for 100,000 rows against 0.7 s without the trigram tables); one
+            // INSERT … SELECT per batch does the same work in ~13 µs a row.
+            // `LibraryIndex.write` adds the new rows' entries itself; updates and
+            // deletes keep their triggers (they need the old values).
+            try db.execute(sql: "DROP TRIGGER track_fts_insert")
+        }
         return migrator
     }
 }

@@ -78,6 +78,28 @@ def memory_mb(pid):
     return found.get("VmRSS", 0.0), found.get("RssAnon", 0.0)
 
 
+def cpu_ticks(pid):
+    """User + system CPU of PID so far, in clock ticks (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def wait_quiet(pid, quiet=1.0, deadline=60):
+    """Returns once PID used no CPU for QUIET seconds (work it does after answering, such
+    as qplayd building its search table, is then done), or after DEADLINE seconds."""
+    end = time.time() + deadline
+    last, since = cpu_ticks(pid), time.time()
+    while time.time() < end:
+        time.sleep(0.1)
+        now = cpu_ticks(pid)
+        if now != last:
+            last, since = now, time.time()
+        elif time.time() - since >= quiet:
+            return
+    log(f"process {pid} still busy after {deadline} s; measuring anyway")
+
+
 def driver_json(bins, *args):
     out = run([bins["qplay-bench-daemon"], *map(str, args)], capture_output=True, text=True).stdout
     return json.loads(out)
@@ -170,7 +192,8 @@ class MPDClient(LineClient):
 
 class QPlayDaemon:
     """A qplayd of our own: configs, data and socket in the work folder, the `output`
-    (`null` unless told); `mpd_addresses` are handed on as `--mpd ADDRESS` each."""
+    (`null` unless told), no inotify watch (as MPD's auto_update "no"); `mpd_addresses`
+    are handed on as `--mpd ADDRESS` each."""
 
     def __init__(self, bins, music, work, mpd_addresses=(), output="null"):
         self.bins = bins
@@ -186,6 +209,8 @@ class QPlayDaemon:
             path = os.path.join(self.dir, f"{name}.toml")
             with open(path, "w") as f:
                 f.write('log_level = "warning"\n')
+                # MPD runs with auto_update "no": neither daemon watches the folder.
+                f.write("watch = false\n")
                 if scan:
                     f.write(f"scan_on_start = {scan}\n")
             self.configs[name] = path
