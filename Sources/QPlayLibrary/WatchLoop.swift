@@ -37,6 +37,10 @@ struct WatchLoop {
     /// Unmounts seen in the events being read: the kernel tells each watched folder of
     /// the file system, so they are narrowed to the mount points once all are read.
     private var unmountsRead: Set<[UInt8]> = []
+    /// When the unmounts read are narrowed: a moment after the last one, since one
+    /// unmount's events may span several reads (the music directory's own may come
+    /// after its subfolders').
+    private var unmountsSettle: ContinuousClock.Instant?
     /// The music directory was removed, moved away or unmounted: watched again (and
     /// scanned) once it is back with something in it.
     private var rootGone = false
@@ -91,7 +95,7 @@ struct WatchLoop {
             // Sleep until an event or a stop, or until the batch or the periodic rescan is
             // due; four times a second while the music directory or a disk in it is gone.
             var wait: Duration? = rootGone || !unmounted.isEmpty ? .milliseconds(250) : nil
-            for deadline in [batch.due, nextFallbackScan].compactMap({ $0 }) {
+            for deadline in [batch.due, nextFallbackScan, unmountsSettle].compactMap({ $0 }) {
                 let left = max(.zero, deadline - clock.now)
                 wait = wait.map { min($0, left) } ?? left
             }
@@ -105,6 +109,7 @@ struct WatchLoop {
             if poll(&requests, descriptor >= 0 ? 2 : 1, milliseconds) > 0 && requests[1].revents & Int16(POLLIN) != 0 {
                 readEvents(into: &buffer)
             }
+            if let settle = unmountsSettle, clock.now >= settle { settleUnmounts() }
             if rootGone && Self.holdsEntries(root) { rootCameBack() }
             lookForRemounts()
             let now = clock.now
@@ -134,13 +139,14 @@ struct WatchLoop {
                 offset += 16 + length
             }
         }
-        take(events)
+        take(events, settlingUnmounts: false)
+        if !unmountsRead.isEmpty { unmountsSettle = clock.now + .milliseconds(100) }
     }
 
-    /// Takes the events of one read (tests hand made-up ones in).
-    mutating func take(_ events: [(watch: Int32, mask: UInt32, name: [UInt8])]) {
+    /// Takes the events of one read (tests hand made-up ones in, settled at once).
+    mutating func take(_ events: [(watch: Int32, mask: UInt32, name: [UInt8])], settlingUnmounts: Bool = true) {
         for event in events { handle(event.watch, event.mask, event.name) }
-        settleUnmounts()
+        if settlingUnmounts { settleUnmounts() }
     }
 
     private mutating func handle(_ watch: Int32, _ mask: UInt32, _ name: [UInt8]) {
@@ -239,6 +245,7 @@ struct WatchLoop {
 
     /// Narrows the unmounts just read to their mount points and hands those over.
     private mutating func settleUnmounts() {
+        unmountsSettle = nil
         guard !unmountsRead.isEmpty, !rootGone else {
             unmountsRead = []
             return
