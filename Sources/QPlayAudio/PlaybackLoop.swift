@@ -102,6 +102,7 @@ final class PlaybackLoop {
         case .stop: stop()
         case .seek(let seconds, let token): seek(to: seconds, in: token)
         case .volume(let percent): volume.set(percent: percent)
+        case .fade(let factor, let seconds): volume.fade(to: factor, over: seconds)
         case .scan(let rate): startScan(rate: rate)
         case .endScan: endScan()
         }
@@ -416,7 +417,7 @@ final class PlaybackLoop {
         scratch.withUnsafeMutableBufferPointer { target in
             volume.apply(
                 to: UnsafeMutableBufferPointer(rebasing: target[..<samples]), channels: chunks[0].format.channels,
-                itemGain: chunks[0].gain)
+                sampleRate: chunks[0].format.sampleRate, itemGain: chunks[0].gain)
         }
     }
 

@@ -13,6 +13,25 @@ struct SoftwareVolume {
     private(set) var percent = 100
     private var gain: Int64 = unity
     private var target: Int64 = unity
+    /// The fade's position on the volume curve (1: no fade, 0: silence), its target and
+    /// how far it moves per second of audio.
+    private var fade = 1.0
+    private var fadeTarget = 1.0
+    private var fadeSpeed = Double.infinity
+
+    /// Moves the fade to `factor` (0...1) over `seconds` of audio (0: at the next write).
+    mutating func fade(to factor: Double, over seconds: Double) {
+        fadeTarget = factor.isFinite ? min(1, max(0, factor)) : 1
+        fadeSpeed = seconds.isFinite && seconds > 0 ? abs(fadeTarget - fade) / seconds : .infinity
+    }
+
+    /// The fade after `frames` more frames at `sampleRate`.
+    private mutating func advanceFade(frames: Int, sampleRate: Int) -> Double {
+        guard fade != fadeTarget else { return fade }
+        let step = fadeSpeed.isFinite ? fadeSpeed * Double(frames) / Double(max(1, sampleRate)) : .infinity
+        fade = fade < fadeTarget ? min(fadeTarget, fade + step) : max(fadeTarget, fade - step)
+        return fade
+    }
 
     mutating func set(percent newValue: Int) {
         percent = min(100, max(0, newValue))
@@ -34,16 +53,20 @@ struct SoftwareVolume {
     }
 
     /// Whether the volume leaves samples untouched (items may still carry a gain).
-    var isUnity: Bool { gain == Self.unity && target == Self.unity }
+    var isUnity: Bool { gain == Self.unity && target == Self.unity && fade == 1 && fadeTarget == 1 }
 
     /// Scales `samples` (whole frames, all of one item gain) in place by that gain
     /// times the volume; the volume ramps from the previous gain to the new one across
     /// them.
-    mutating func apply(to samples: UnsafeMutableBufferPointer<Int32>, channels: Int, itemGain: Int64) {
+    mutating func apply(
+        to samples: UnsafeMutableBufferPointer<Int32>, channels: Int, sampleRate: Int, itemGain: Int64
+    ) {
         let frames = samples.count / channels
-        let start = gain
-        let end = target
-        gain = end
+        let fadeStart = fade
+        let fadeEnd = advanceFade(frames: frames, sampleRate: sampleRate)
+        let start = Self.faded(gain, fadeStart)
+        let end = Self.faded(target, fadeEnd)
+        gain = target
         if start == end {
             let combined = Self.combined(end, itemGain)
             for index in samples.indices { samples[index] = Self.scaled(samples[index], combined) }
@@ -56,6 +79,11 @@ struct SoftwareVolume {
                 samples[index] = Self.scaled(samples[index], combined)
             }
         }
+    }
+
+    /// A Q15 volume gain times a fade position on the cubic curve.
+    private static func faded(_ volume: Int64, _ fade: Double) -> Int64 {
+        fade >= 1 ? volume : Int64((Double(volume) * fade * fade * fade).rounded())
     }
 
     /// The product of two Q15 gains, rounded; unity times unity is unity exactly.
