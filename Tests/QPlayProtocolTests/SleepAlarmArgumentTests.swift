@@ -25,6 +25,13 @@ import Testing
                 == "sleep at the end of this track (1:01 left)")
     }
 
+    @Test func statusShowsTheTimerOnlyWhenSet() {
+        var status = Status(state: .playing, output: OutputStatus(name: "null"))
+        #expect(!Listing.status(status).contains { $0.contains("sleep") })
+        status.sleep = SleepStatus(remaining: 600)
+        #expect(Listing.status(status).contains("  sleep in 10:00"))
+    }
+
     @Test func alarmDays() {
         #expect(AlarmDays.parse("mon-fri") == ["mon", "tue", "wed", "thu", "fri"])
         #expect(AlarmDays.parse("sat,sun") == ["sat", "sun"])
