@@ -24,6 +24,11 @@ extension PlayerEngine {
         let fades = fadeIn > 0
         if fades { output.emit(.fade(to: 0, over: 0)) }
         if tracks.isEmpty {
+            if fades, state == .paused, isLoaded {
+                // The device still holds what was written before the pause, at the old
+                // gain: a seek to the same place drops it, so the fade starts from silence.
+                output.emit(.seek(clampedPosition(position)))
+            }
             output.append(play(now: now, position: position))
         } else {
             let at = current.flatMap { collectionIndex(of: $0.id, near: currentIndexHint) }.map { $0 + 1 } ?? collection.count

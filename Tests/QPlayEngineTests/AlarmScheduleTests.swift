@@ -107,6 +107,18 @@ import Testing
         #expect(result.output.audio.first(where: { if case .fade = $0 { true } else { false } }) == .fade(to: 0, over: 0))
     }
 
+    @Test func ringingResumesAPausedQueueFromSilenceWhereItWas() throws {
+        var h = Harness()
+        try h.add([track("A"), track("B")])
+        h.run(30)
+        h.act { $0.pause(now: $1, position: $2) }
+        let result = h.engine.ringAlarm(tracks: [], volume: nil, fadeIn: 10, now: h.clock.now, position: h.position)
+        h.send(result.output)
+        #expect(result.output.audio == [.fade(to: 0, over: 0), .seek(30), .resume, .fade(to: 1, over: 10)])
+        #expect(h.nowPlaying == "A")
+        #expect(h.status.state == .playing)
+    }
+
     @Test func ringingDoesNotInterruptPlayback() throws {
         var h = Harness()
         try h.add([track("A"), track("B")])

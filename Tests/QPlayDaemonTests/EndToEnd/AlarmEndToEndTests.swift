@@ -166,6 +166,22 @@ import Testing
         #expect(alarms.count == 1)
     }
 
+    /// The alarm's time is in qplayd's time zone, `TZ` honoured: Kathmandu's +05:45.
+    @Test func theDaemonsTimeZoneComesFromTZ() throws {
+        let music = TemporaryDirectory("qplay-alarm")
+        defer { music.remove() }
+        let daemon = DaemonProcess(music: music.path.string)
+        daemon.daemonEnvironment["TZ"] = "Asia/Kathmandu"
+        try daemon.start()
+        defer { daemon.stop() }
+        try daemon.qplayOK("alarm", "07:00", "--days", "daily")
+        let alarm = try #require((try daemon.qplayJSON("alarms")["alarms"] as? [[String: Any]])?.first)
+        let next = try #require(alarm["next"] as? String)
+        #expect(next.hasSuffix("T07:00:00+05:45"), "\(next)")
+        let date = try #require(ISO8601DateFormatter().date(from: next))
+        #expect(date > Date() && date.timeIntervalSinceNow <= 86_400)
+    }
+
     @Test func theCLIListsAndRemovesAlarmsAndRefusesBadOnes() throws {
         let (daemon, music) = try Self.daemon()
         defer {
