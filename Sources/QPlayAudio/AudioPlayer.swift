@@ -31,6 +31,9 @@ public enum AudioEvent: Sendable, Equatable {
     case failed(token: UInt64, reason: String)
     /// The output failed and is retried with backoff; nil: it works again.
     case outputError(String?)
+    /// A fade given a duration (`fade(to:over:)`) reached its target in the samples
+    /// handed to the output.
+    case fadeEnded
 }
 
 public enum AudioPlayerState: String, Sendable {

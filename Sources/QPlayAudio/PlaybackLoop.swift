@@ -397,6 +397,7 @@ final class PlaybackLoop {
         // and its own position, not the previous item's.
         publish()
         for token in started { channel.emit(.started(token: token)) }
+        if volume.takeFadeEnded() { channel.emit(.fadeEnded) }
     }
 
     /// Copies `chunks` (of one item gain) into `scratch`, one after the other, with the

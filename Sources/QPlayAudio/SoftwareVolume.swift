@@ -18,18 +18,38 @@ struct SoftwareVolume {
     private var fade = 1.0
     private var fadeTarget = 1.0
     private var fadeSpeed = Double.infinity
+    /// A fade with a duration runs; its end is reported (`takeFadeEnded`).
+    private var fadeReported = true
+    private var fadeEnded = false
 
-    /// Moves the fade to `factor` (0...1) over `seconds` of audio (0: at the next write).
+    /// Moves the fade to `factor` (0...1) over `seconds` of audio; 0 sets it at once (the
+    /// next write starts there: an alarm's fade-in starts from silence, not from a ramp
+    /// down).
     mutating func fade(to factor: Double, over seconds: Double) {
         fadeTarget = factor.isFinite ? min(1, max(0, factor)) : 1
-        fadeSpeed = seconds.isFinite && seconds > 0 ? abs(fadeTarget - fade) / seconds : .infinity
+        if seconds.isFinite && seconds > 0 {
+            fadeSpeed = abs(fadeTarget - fade) / seconds
+            fadeReported = false
+        } else {
+            fade = fadeTarget
+            fadeSpeed = .infinity
+        }
     }
 
     /// The fade after `frames` more frames at `sampleRate`.
     private mutating func advanceFade(frames: Int, sampleRate: Int) -> Double {
         guard fade != fadeTarget else { return fade }
         let step = fadeSpeed.isFinite ? fadeSpeed * Double(frames) / Double(max(1, sampleRate)) : .infinity
-        fade = fade < fadeTarget ? min(fadeTarget, fade + step) : max(fadeTarget, fade - step)
+        // Within rounding of the target is the target: a fade-in ends bit-exact.
+        if abs(fadeTarget - fade) <= step * (1 + 1e-9) + 1e-12 {
+            fade = fadeTarget
+            if !fadeReported {
+                fadeReported = true
+                fadeEnded = true
+            }
+        } else {
+            fade += fade < fadeTarget ? step : -step
+        }
         return fade
     }
 
@@ -50,6 +70,12 @@ struct SoftwareVolume {
         // Beyond any gain a tag can ask for (+66 dB), and far below where a sample times
         // the gain would overflow 64 bits.
         return Int64((min(factor, 4096) * Double(unity)).rounded())
+    }
+
+    /// Whether a fade with a duration reached its target since the last call.
+    mutating func takeFadeEnded() -> Bool {
+        defer { fadeEnded = false }
+        return fadeEnded
     }
 
     /// Whether the volume leaves samples untouched (items may still carry a gain).

@@ -66,7 +66,9 @@ extension PlayerEngine {
         case .counting(let deadline) where now >= deadline:
             let fade = configuration.sleepFade
             if state == .playing, fade > 0 {
-                sleep = .fading(until: now + .milliseconds(Int64((fade * 1000).rounded())))
+                // The audio side reports the fade's end in what it wrote
+                // (`audioFadeEnded`); the deadline is for an output that writes nothing.
+                sleep = .fading(until: now + .milliseconds(Int64((fade * 1000).rounded())) + Self.fadeReportGrace)
                 output.emit(.fade(to: 0, over: fade))
             } else {
                 sleep = nil
@@ -81,6 +83,22 @@ extension PlayerEngine {
         default:
             break
         }
+    }
+
+    /// How long after the fade's own length the engine waits for the audio side's report.
+    public static let fadeReportGrace = Duration.seconds(2)
+
+    /// The audio side wrote the end of a fade: the sleep fade is over — pause and
+    /// restore the gain. A fade not of the sleep timer (an alarm's fade-in) changes nothing.
+    public mutating func audioFadeEnded(now: Duration, position: Double) -> EngineOutput {
+        lastKnownPosition = position
+        var output = EngineOutput()
+        guard case .fading = sleep else { return output }
+        sleep = nil
+        pauseForSleep(into: &output)
+        output.emit(.fade(to: 1, over: 0))
+        output.notify(.player)
+        return output
     }
 
     private mutating func pauseForSleep(into output: inout EngineOutput) {

@@ -5,6 +5,7 @@ public enum SleepTimer: Sendable, Equatable {
     case counting(deadline: Duration)
     /// Pauses where the current track ends, before any sample of the next: no fade.
     case endOfTrack
-    /// Fired; the fade runs until `until`, when playback pauses and the gain returns.
+    /// Fired; the fade runs until the audio side reports its end, or `until` at the
+    /// latest, when playback pauses and the gain returns.
     case fading(until: Duration)
 }

@@ -26,13 +26,29 @@ import Testing
         #expect(h.engine.sleepRemaining(now: h.clock.now, position: h.position) == 0)
         h.run(9.9)
         #expect(h.status.state == .playing)
-        h.run(0.2)
+        h.run(0.1)
+        // The audio side wrote the fade's end.
+        h.act { $0.audioFadeEnded(now: $1, position: $2) }
         #expect(h.status.state == .paused)
         #expect(h.audio.paused)
         #expect(h.audio.fade.to == 1 && h.audio.fade.over == 0)
         #expect(h.status.volume == 100)
         #expect(h.engine.sleepTimer == nil)
         #expect(h.engine.nextDeadline == nil)
+    }
+
+    @Test func withoutTheAudioSidesReportTheFadeEndsAtItsDeadline() throws {
+        var h = try Self.playing(fade: 3)
+        try h.act { try $0.setSleep(after: 1, now: $1, position: $2) }
+        h.run(1)
+        #expect(h.audio.fade.to == 0)
+        h.run(4.9)
+        #expect(h.status.state == .playing)
+        h.run(0.2)
+        #expect(h.status.state == .paused)
+        #expect(h.audio.fade.to == 1)
+        // A later report (or an alarm's fade-in ending) changes nothing.
+        #expect(h.act { $0.audioFadeEnded(now: $1, position: $2) } == EngineOutput())
     }
 
     @Test func pausingByHandKeepsTheTimerCounting() throws {
@@ -46,7 +62,7 @@ import Testing
         h.run(20)
         // 60 s of wall time, 40 of them playing: it fires now.
         #expect(h.audio.fade.to == 0)
-        h.run(10)
+        h.run(12)
         #expect(h.status.state == .paused)
     }
 

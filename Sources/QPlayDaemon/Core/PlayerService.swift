@@ -331,6 +331,8 @@ actor PlayerService {
             apply(engine.audioFinished(token: token, now: now))
         case .failed(let token, let reason):
             apply(engine.audioFailed(token: token, reason: reason, now: now))
+        case .fadeEnded:
+            apply(engine.audioFadeEnded(now: now, position: position))
         case .outputError(let message):
             if let message {
                 log.error("output \(audio.snapshot.outputName): \(message) (retrying)")
