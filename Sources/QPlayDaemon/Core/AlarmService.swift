@@ -171,6 +171,8 @@ actor AlarmService {
     }
 
     private func reschedule(_ alarm: StoredAlarm, after now: Date) {
+        // Removed while it rang (the actor was free during `ring`): gone for good.
+        guard alarms[alarm.id] != nil else { return }
         do {
             if alarm.schedule.isOnce {
                 alarms[alarm.id] = nil
