@@ -111,6 +111,30 @@ import Testing
         #expect(daemon.log.contains("did not play: already playing"), "\(daemon.log)")
     }
 
+    @Test func withoutASelectionAStoppedQueuePlaysFromItsCurrentEntry() throws {
+        Self.awayFromMidnight(10)
+        let (daemon, music) = try Self.daemon()
+        defer {
+            daemon.stop()
+            music.remove()
+        }
+        let events = try daemon.client()
+        try events.ok("subscribe", ["events": ["alarm"]])
+        let client = try daemon.client()
+        try client.ok("add", ["paths": [Self.night.file, Self.morning.file]])
+        try client.ok("next")
+        try client.ok("stop")
+        try client.ok("alarm_add", ["time": Self.localTime(in: 2), "volume": 30])
+        let fired = try events.event("alarm")
+        #expect(fired["skipped"] is NSNull, "\(fired)")
+        let status = try client.status()
+        #expect(status["state"] as? String == "playing")
+        #expect(title(status) == "Morning")
+        #expect(status["volume"] as? Int == 30)
+        #expect((number(status["position"]) ?? 99) < 5)
+        #expect((try client.ok("queue")["entries"] as? [Any])?.count == 2)
+    }
+
     @Test func anAlarmSurvivesKill9AndRingsAfterARestartBeforeItsTime() throws {
         Self.awayFromMidnight(30)
         let (daemon, music) = try Self.daemon()
