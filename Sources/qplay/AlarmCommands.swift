@@ -40,16 +40,7 @@ struct AlarmCommand: ParsableCommand {
             }
             return .alarmRemove(id)
         }
-        var predicates: [Predicate] = []
-        let text = words.dropFirst().joined(separator: " ")
-        if !text.isEmpty { predicates.append(Predicate(.title, .contains, text)) }
-        for expression in expressions {
-            do {
-                predicates.append(try WhereExpression.parse(expression))
-            } catch {
-                throw ValidationError("--where \(error)")
-            }
-        }
+        let predicates = try TrackSelection.predicates(text: Array(words.dropFirst()), expressions: expressions)
         if !predicates.isEmpty && !ids.isEmpty { throw ValidationError("give either TEXT/--where or --id, not both") }
         var dayNames: [String] = []
         if let days {
