@@ -31,6 +31,9 @@ public enum AudioEvent: Sendable, Equatable {
     case failed(token: UInt64, reason: String)
     /// The output failed and is retried with backoff; nil: it works again.
     case outputError(String?)
+    /// A fade given a duration (`fade(to:over:)`) reached its target in the samples
+    /// handed to the output.
+    case fadeEnded
 }
 
 public enum AudioPlayerState: String, Sendable {
@@ -121,6 +124,10 @@ public final class AudioPlayer: Sendable {
     public func seek(to seconds: Double, in token: UInt64? = nil) { channel.send(.seek(seconds, token: token)) }
     /// 0...100 on a cubic curve (see `SoftwareVolume`).
     public func setVolume(_ percent: Int) { channel.send(.volume(percent)) }
+    /// A gain on top of the volume, moved steadily to `factor` (0 silence … 1 none) over
+    /// `seconds` of audio written (0: at once), on the volume's curve; it holds across
+    /// items until changed (see `SoftwareVolume`).
+    public func fade(to factor: Double, over seconds: Double) { channel.send(.fade(to: factor, over: seconds)) }
     /// Audible scrubbing: the position moves at `rate` × real time (negative: backward).
     public func startScan(rate: Double) { channel.send(.scan(rate)) }
     public func endScan() { channel.send(.endScan) }

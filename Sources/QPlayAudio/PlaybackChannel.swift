@@ -8,6 +8,7 @@ enum AudioPlayerCommand: Sendable, Equatable {
     case pause, resume, stop
     case seek(Double, token: UInt64?)
     case volume(Int)
+    case fade(to: Double, over: Double)
     case scan(Double)
     case endScan
 }

@@ -102,6 +102,7 @@ final class PlaybackLoop {
         case .stop: stop()
         case .seek(let seconds, let token): seek(to: seconds, in: token)
         case .volume(let percent): volume.set(percent: percent)
+        case .fade(let factor, let seconds): volume.fade(to: factor, over: seconds)
         case .scan(let rate): startScan(rate: rate)
         case .endScan: endScan()
         }
@@ -396,6 +397,7 @@ final class PlaybackLoop {
         // and its own position, not the previous item's.
         publish()
         for token in started { channel.emit(.started(token: token)) }
+        if volume.takeFadeEnded() { channel.emit(.fadeEnded) }
     }
 
     /// Copies `chunks` (of one item gain) into `scratch`, one after the other, with the
@@ -416,7 +418,7 @@ final class PlaybackLoop {
         scratch.withUnsafeMutableBufferPointer { target in
             volume.apply(
                 to: UnsafeMutableBufferPointer(rebasing: target[..<samples]), channels: chunks[0].format.channels,
-                itemGain: chunks[0].gain)
+                sampleRate: chunks[0].format.sampleRate, itemGain: chunks[0].gain)
         }
     }
 

@@ -32,4 +32,8 @@ public enum AudioCommand: Sendable, Equatable {
     /// until `endScan`. Backward stops at 0; forward past the end is a normal track end.
     case scan(rate: Double)
     case endScan
+    /// A gain on top of the volume (0 silence … 1 none), ramped from where it is to
+    /// `to` over `over` seconds of played audio (0: at once): the sleep timer's fade
+    /// out and the alarm's fade in. It holds across track changes until changed.
+    case fade(to: Double, over: Double)
 }

@@ -16,6 +16,8 @@ public struct EngineConfiguration: Sendable {
     /// a modified collection lives beside the installed queue until the next track change,
     /// so a bound keeps one careless `add` of a huge library from exhausting memory.
     public var maxQueueLength: Int
+    /// Seconds the sleep timer's fade to silence lasts (0: it pauses at once).
+    public var sleepFade: Double
 
     /// Twice the 100,000 entries the engine is measured with (`scripts/bench queue`);
     /// MPD's default `max_playlist_length` is 16,384.
@@ -24,8 +26,9 @@ public struct EngineConfiguration: Sendable {
     public init(
         tapThreshold: Duration = .milliseconds(300), scanRate: Double = 4,
         maxHold: Duration = .seconds(30), restartAfter: Double = 3, shuffleSeed: UInt64? = nil,
-        maxQueueLength: Int = defaultMaxQueueLength
+        maxQueueLength: Int = defaultMaxQueueLength, sleepFade: Double = 10
     ) {
+        self.sleepFade = sleepFade
         self.tapThreshold = tapThreshold
         self.scanRate = scanRate
         self.maxHold = maxHold

@@ -22,6 +22,7 @@ extension PlayerEngine {
     public mutating func tick(now: Duration, position: Double) -> EngineOutput {
         lastKnownPosition = position
         var output = EngineOutput()
+        sleepTick(now: now, into: &output)
         guard var held = press else { return output }
         if held.phase == .pending, now >= held.pressedAt + configuration.tapThreshold {
             if isLoaded {

@@ -55,7 +55,7 @@ extension PlayerEngine {
         }
         return TrackChange(
             queue: queue, random: random, installs: modified, entry: target.flatMap(queue.entry),
-            stops: reason == .trackEnded && single && repeatMode == .off, consumed: consumed)
+            stops: reason == .trackEnded && ((single && repeatMode == .off) || pausesAtTrackEnd), consumed: consumed)
     }
 
     /// Consume mode takes the entry the player leaves when it ends or is skipped (as

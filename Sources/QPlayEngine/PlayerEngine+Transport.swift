@@ -35,6 +35,7 @@ extension PlayerEngine {
         guard state == .playing else { return output }
         state = .paused
         output.emit(.pause)
+        endSleepFade(into: &output)
         output.notify(.player)
         return output
     }
@@ -53,6 +54,7 @@ extension PlayerEngine {
         state = .stopped
         pending = nil
         output.emit(.stop)
+        endSleepFade(into: &output)
         output.notify(.player)
         return output
     }

@@ -45,6 +45,8 @@ public struct PlayerEngine: Sendable {
     var lastError: String?
 
     var press: ButtonPress?
+    /// The sleep timer (`PlayerEngine+Sleep`); not persisted: a restart comes back paused.
+    var sleep: SleepTimer?
     var autoReleased: AutoReleasedPress?
 
     /// The last position any call reported; what `persistentState` saves.
@@ -172,12 +174,15 @@ public struct PlayerEngine: Sendable {
     }
 
     /// When the next `tick` is due: the tap threshold of a pending press (the scan
-    /// starts then), else the maximum hold of a held button. Nil when no button is down.
+    /// starts then), else the maximum hold of a held button; or the sleep timer's
+    /// deadline or the end of its fade, whichever comes first. Nil when nothing waits.
     public var nextDeadline: Duration? {
-        guard let press else { return nil }
-        return press.phase == .pending
-            ? press.pressedAt + configuration.tapThreshold
-            : press.pressedAt + configuration.maxHold
+        let pressDeadline = press.map { press in
+            press.phase == .pending
+                ? press.pressedAt + configuration.tapThreshold
+                : press.pressedAt + configuration.maxHold
+        }
+        return [pressDeadline, sleepDeadline].compactMap { $0 }.min()
     }
 
     // MARK: - Helpers shared by the command files
@@ -289,6 +294,9 @@ public struct PlayerEngine: Sendable {
         current = nil
         pending = nil
         if stopAudio { output.emit(.stop) }
+        // Nothing left to put to sleep.
+        endSleepFade(into: &output)
+        sleepReachedTrackEnd(into: &output)
         output.notify(.player)
     }
 
@@ -296,8 +304,17 @@ public struct PlayerEngine: Sendable {
     /// next, so `play` starts it; nothing of it has been requested.
     mutating func stopBeforeCurrent(into output: inout EngineOutput, stopAudio: Bool) {
         cancelScan(into: &output)
-        state = .stopped
         pending = nil
+        if pausesAtTrackEnd, let current {
+            // The sleep timer's end of track: paused on the next entry at 0:00, loaded
+            // paused so nothing of it is heard (the `play` replaces a stream that went on).
+            state = .paused
+            sleepReachedTrackEnd(into: &output)
+            load(current, into: &output)
+            output.notify(.player)
+            return
+        }
+        state = .stopped
         if stopAudio { output.emit(.stop) }
         output.notify(.player)
     }

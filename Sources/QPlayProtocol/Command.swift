@@ -54,6 +54,12 @@ public enum Command: Sendable, Hashable {
     /// Never empty; `subscribe` without `events` means all kinds.
     case subscribe(Set<EventKind>)
 
+    // Sleep timer and alarm clock (SPEC §9).
+    case sleep(SleepRequest)
+    case alarmAdd(AlarmRequest)
+    case alarmList
+    case alarmRemove(Int64)
+
     /// The `cmd` string.
     public var name: String {
         switch self {
@@ -80,6 +86,10 @@ public enum Command: Sendable, Hashable {
         case .mode: "mode"
         case .update: "update"
         case .subscribe: "subscribe"
+        case .sleep: "sleep"
+        case .alarmAdd: "alarm_add"
+        case .alarmList: "alarm_list"
+        case .alarmRemove: "alarm_remove"
         }
     }
 
@@ -88,14 +98,20 @@ public enum Command: Sendable, Hashable {
         "ping", "status", "stats", "search", "add", "queue", "remove", "jump", "move", "clear",
         "play", "pause", "toggle", "stop", "next", "previous", "press", "release", "seek",
         "volume", "mode", "update", "subscribe",
+        "sleep", "alarm_add", "alarm_list", "alarm_remove",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
     public var arguments: [String: JSONValue]? {
         switch self {
         case .ping, .status, .stats, .queue, .clear, .play, .pause, .toggle, .stop, .next,
-            .previous:
+            .previous, .alarmList:
             return nil
+        case .sleep(.after(let seconds)): return ["after": .number(seconds)]
+        case .sleep(.endOfTrack): return ["end_of_track": .bool(true)]
+        case .sleep(.cancel): return ["cancel": .bool(true)]
+        case .alarmAdd(let request): return request.arguments
+        case .alarmRemove(let id): return ["alarm": .integer(id)]
         case .search(let predicates, let limit):
             var args: [String: JSONValue] = ["where": .array(predicates.map(\.json))]
             if let limit { args["limit"] = .integer(Int64(limit)) }

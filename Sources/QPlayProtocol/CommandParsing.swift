@@ -113,14 +113,44 @@ extension Command {
             var kinds: Set<EventKind> = []
             for item in items {
                 guard case .string(let text) = item, let kind = EventKind(rawValue: text) else {
-                    throw .badRequest("subscribe: `events` items must be \"player\", \"queue\" or \"scan\"")
+                    throw .badRequest(
+                        "subscribe: `events` items must be among "
+                            + EventKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
                 }
                 kinds.insert(kind)
             }
             if kinds.isEmpty {
-                throw .badRequest("subscribe: `events` must name at least one of player, queue, scan")
+                throw .badRequest(
+                    "subscribe: `events` must name at least one of "
+                        + EventKind.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return .subscribe(kinds)
+        case "sleep":
+            try reader.allowOnly(["after", "end_of_track", "cancel"])
+            switch try reader.oneOf(["after", "end_of_track", "cancel"]) {
+            case "after":
+                let seconds = try reader.number("after")!
+                guard seconds > 0, seconds <= 604_800 else {
+                    throw .badRequest("sleep: `after` must be more than 0 and at most 604800 seconds, got \(seconds)")
+                }
+                return .sleep(.after(seconds))
+            case "end_of_track":
+                guard try reader.bool("end_of_track") == true else {
+                    throw .badRequest("sleep: `end_of_track` must be true")
+                }
+                return .sleep(.endOfTrack)
+            default:
+                guard try reader.bool("cancel") == true else { throw .badRequest("sleep: `cancel` must be true") }
+                return .sleep(.cancel)
+            }
+        case "alarm_add":
+            return .alarmAdd(try AlarmRequest.parse(reader))
+        case "alarm_list":
+            return try simple(.alarmList, reader)
+        case "alarm_remove":
+            try reader.allowOnly(["alarm"])
+            guard let id = try reader.integer("alarm") else { throw .badRequest("alarm_remove: needs `alarm` (its id)") }
+            return .alarmRemove(id)
         default:
             throw .unknownCommand(
                 "unknown command \"\(name)\"; commands: " + names.joined(separator: ", "))

@@ -10,6 +10,8 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case error
     /// Saving the player state started failing, or works again.
     case storage
+    /// An alarm's time came (it played, or says why it did not).
+    case alarm
 }
 
 /// `storage` event data: why the player state cannot be saved, or null once it is saved
@@ -74,6 +76,7 @@ public enum Event: Sendable, Hashable {
     case scan(ScanProgressUpdate)
     case error(SkippedEntry)
     case storage(StorageStatus)
+    case alarm(AlarmFired)
 
     public var kind: EventKind {
         switch self {
@@ -82,6 +85,7 @@ public enum Event: Sendable, Hashable {
         case .scan: .scan
         case .error: .error
         case .storage: .storage
+        case .alarm: .alarm
         }
     }
 }
@@ -97,6 +101,7 @@ extension Event: Codable {
         case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
         case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
         case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
+        case .alarm: self = .alarm(try container.decode(AlarmFired.self, forKey: .data))
         }
     }
 
@@ -109,6 +114,7 @@ extension Event: Codable {
         case .scan(let progress): try container.encode(progress, forKey: .data)
         case .error(let skipped): try container.encode(skipped, forKey: .data)
         case .storage(let storage): try container.encode(storage, forKey: .data)
+        case .alarm(let fired): try container.encode(fired, forKey: .data)
         }
     }
 }

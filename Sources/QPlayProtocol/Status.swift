@@ -61,14 +61,17 @@ public struct Status: Sendable, Hashable, Codable {
     public var storageError: String?
     /// Always sent by the daemon; nil only when decoding a status without it.
     public var replayGain: ReplayGainStatus?
+    /// The sleep timer; nil when none is set.
+    public var sleep: SleepStatus?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
-        replayGain: ReplayGainStatus? = nil
+        replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil
     ) {
+        self.sleep = sleep
         self.state = state
         self.track = track
         self.entry = entry
@@ -93,6 +96,7 @@ public struct Status: Sendable, Hashable, Codable {
         case queueModified = "queue_modified", volume, `repeat`, shuffle, single, consume, seeking, output
         case storageError = "storage_error"
         case replayGain = "replaygain"
+        case sleep
     }
 
     /// `single` and `consume` may be absent (a daemon from before they existed): off.
@@ -115,6 +119,7 @@ public struct Status: Sendable, Hashable, Codable {
         output = try container.decode(OutputStatus.self, forKey: .output)
         storageError = try container.decodeIfPresent(String.self, forKey: .storageError)
         replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
+        sleep = try container.decodeIfPresent(SleepStatus.self, forKey: .sleep)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,5 +141,6 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(output, forKey: .output)
         try container.encode(storageError, forKey: .storageError)
         try container.encode(replayGain, forKey: .replayGain)
+        try container.encode(sleep, forKey: .sleep)
     }
 }

@@ -59,6 +59,7 @@ extension Status: WireEncodable {
         output.key("seeking"); output.string(seeking.rawValue); output.comma()
         output.key("shuffle"); output.bool(shuffle); output.comma()
         output.key("single"); output.bool(single); output.comma()
+        output.key("sleep"); output.value(sleep); output.comma()
         output.key("state"); output.string(state.rawValue); output.comma()
         output.key("storage_error"); output.string(storageError); output.comma()
         output.key("track"); output.value(track); output.comma()
@@ -168,6 +169,9 @@ extension Event: WireEncodable {
             output.raw("{")
             output.key("error"); output.string(storage.error)
             output.raw("}")
+        case .alarm:
+            // Written by JSONEncoder (see `AlarmFired`).
+            output.exact = false
         }
         output.comma()
         output.key("event"); output.string(kind.rawValue)

@@ -29,6 +29,8 @@ struct QPlay: ParsableCommand {
             Jump.self, Move.self, Clear.self, Play.self, Pause.self, Toggle.self, Stop.self,
             Next.self, Prev.self, Press.self, Release.self, Seek.self, Vol.self, RepeatCommand.self,
             Shuffle.self, Update.self, Watch.self, Ping.self,
+            // Sleep timer and alarm clock.
+            SleepCommand.self, AlarmCommand.self, AlarmsCommand.self,
         ])
 
     static func main() {

@@ -12,6 +12,12 @@ struct TrackSelection: ParsableArguments {
     var expressions: [String] = []
 
     func predicates() throws -> [Predicate] {
+        try Self.predicates(text: text, expressions: expressions)
+    }
+
+    /// TEXT words (title contains) and `--where` expressions as predicates; also what
+    /// `qplay alarm` plays.
+    static func predicates(text: [String], expressions: [String]) throws -> [Predicate] {
         var predicates: [Predicate] = []
         if !text.isEmpty { predicates.append(Predicate(.title, .contains, text.joined(separator: " "))) }
         for expression in expressions {

@@ -73,7 +73,7 @@ struct Watch: ParsableCommand {
                     case .queue(let change):
                         status.queueLength = change.length
                         status.queueModified = change.modified
-                    case .scan, .error, .storage: break
+                    case .scan, .error, .storage, .alarm: break
                     }
                 }
                 if !pending.isEmpty { printer.print(Self.advanced(status, by: Clock.now() - receivedAt)) }

@@ -92,7 +92,7 @@ final class PlayerHarness: Sendable {
                 state.successor = next + 1 < state.items.count ? next + 1 : nil
                 player.play(state.items[next])
                 player.setNext(state.successor.map { state.items[$0] })
-            case .outputError:
+            case .outputError, .fadeEnded:
                 return
             }
         }

@@ -17,6 +17,8 @@ struct SimulatedAudio {
     var paused = false
     var scanRate: Double?
     var volume = 100
+    /// The fade gain's target and how long the last fade command said to take.
+    var fade: (to: Double, over: Double) = (1, 0)
     /// Titles in the order they began to be heard.
     var heard: [String] = []
     var reports: [Report] = []
@@ -49,6 +51,8 @@ struct SimulatedAudio {
                 scanRate = rate
             case .endScan:
                 scanRate = nil
+            case .fade(let target, let seconds):
+                fade = (target, seconds)
             }
         }
     }

@@ -54,7 +54,13 @@ struct FastEncodingTests {
             status.position = number
             status.duration = number
             try expectSame(status)
+            status.sleep = SleepStatus(remaining: number, endOfTrack: number > 1)
+            try expectSame(status)
         }
+        // The alarm event is left to JSONEncoder (keys with underscores, optional lists).
+        let fired = Event.alarm(AlarmFired(alarm: 3, time: "07:00:00", due: "2026-11-30T07:00:00+01:00", skipped: nil))
+        #expect(fast(fired) == nil)
+        try expectSame(fired)
     }
 
     @Test func manyNumbersAsTimesAndRates() throws {

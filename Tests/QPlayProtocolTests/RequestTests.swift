@@ -25,6 +25,13 @@ struct RequestTests {
         .volume(.delta(-5)), .mode(repeat: .one, shuffle: nil), .mode(repeat: nil, shuffle: true),
         .mode(repeat: .all, shuffle: false), .update(path: nil, wait: false), .update(path: "Rock", wait: true),
         .subscribe([.player]), .subscribe(Set(EventKind.allCases)),
+        .sleep(.after(1800)), .sleep(.endOfTrack), .sleep(.cancel), .alarmList, .alarmRemove(3),
+        .alarmAdd(AlarmRequest(time: "07:00")),
+        .alarmAdd(
+            AlarmRequest(
+                time: "06:30:15", days: ["mon", "fri"], selection: .query([Predicate(.album, .contains, "dawn")]),
+                volume: 40, fadeIn: 30)),
+        .alarmAdd(AlarmRequest(time: "22:00", selection: .ids([4, 2]), fadeIn: 2.5)),
     ]
 
     @Test(arguments: everyCommand)

@@ -15,6 +15,8 @@ public final class DaemonProcess: @unchecked Sendable {
     public let capturePath: String
     public let logPath: String
     private var process: SpawnedProcess?
+    /// More variables for the daemon (not for `qplay`), e.g. `QPLAYD_CLOCK_OFFSET`.
+    public var daemonEnvironment: [String: String] = [:]
 
     /// `music`: the folder to serve (Samples/ by default). `extraArguments` go to qplayd.
     public init(music: String = SampleCatalog.directory.string, directory: TemporaryDirectory = TemporaryDirectory("qplayd")) {
@@ -53,7 +55,7 @@ public final class DaemonProcess: @unchecked Sendable {
         let process = try SpawnedProcess(
             launcher.first.map { URL(fileURLWithPath: $0) } ?? daemon,
             launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [daemon.path] + arguments,
-            environment: environment, stdout: log, stderr: log)
+            environment: environment.merging(daemonEnvironment) { _, extra in extra }, stdout: log, stderr: log)
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

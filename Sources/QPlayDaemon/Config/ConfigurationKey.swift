@@ -22,6 +22,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case replayGainPreamp = "replaygain_preamp"
     case mpdListen = "mpd_listen"
     case mpdPassword = "mpd_password"
+    // Sleep timer.
+    case sleepFade = "sleep_fade"
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -68,6 +70,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "array of strings; default [] (off). Addresses the MPD protocol is served on: HOST:PORT or an absolute Unix socket path. --mpd replaces the list."
         case .mpdPassword:
             "string; default none. The password MPD clients send before any other command; required when mpd_listen has a TCP address other than loopback."
+        case .sleepFade:
+            "number s, 0...600; default 10. How long the sleep timer's fade to silence lasts before playback pauses (0: it pauses at once)."
         }
     }
 }

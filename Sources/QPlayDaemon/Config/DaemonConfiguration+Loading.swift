@@ -93,6 +93,7 @@ extension DaemonConfiguration {
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
+            configuration.sleepFade = file.sleepFade ?? Defaults.sleepFade
             configuration.replayGain = ReplayGainSettings(
                 mode: file.replayGainMode ?? Defaults.replayGain.mode,
                 preamp: file.replayGainPreamp ?? Defaults.replayGain.preamp)
@@ -104,6 +105,12 @@ extension DaemonConfiguration {
         }
         if let level = overrides.logLevel { configuration.logLevel = level }
         if overrides.noWatch { configuration.watch = false }
+        if let offset = environment.variables["QPLAYD_CLOCK_OFFSET"] {
+            guard let seconds = Double(offset), seconds.isFinite else {
+                throw ConfigurationError(origin: "QPLAYD_CLOCK_OFFSET", reason: "must be a number of seconds, got \"\(offset)\"")
+            }
+            configuration.wallClockOffset = seconds
+        }
         configuration.mpdListen = file?.mpdListen ?? []
         configuration.mpdPassword = file?.mpdPassword
         if let flags = overrides.mpdListen {

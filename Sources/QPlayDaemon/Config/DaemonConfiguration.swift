@@ -41,6 +41,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxConnections: Int
     /// The most entries the queue holds (`EngineConfiguration.maxQueueLength`).
     public var maxQueueLength: Int = Defaults.maxQueueLength
+    /// Seconds the sleep timer fades out over (`sleep_fade`).
+    public var sleepFade: Double = Defaults.sleepFade
+    /// Seconds added to the wall clock the alarm clock reads (`QPLAYD_CLOCK_OFFSET`):
+    /// lets a test start qplayd "minutes after" an alarm's time without waiting.
+    public var wallClockOffset: Double = 0
     /// The least severe log messages written to stderr.
     public var logLevel: Logger.Level
     /// Which ReplayGain value scales each track, and the preamp.
@@ -97,6 +102,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
         public static let maxQueueLength = EngineConfiguration.defaultMaxQueueLength
+        public static let sleepFade = 10.0
         public static let logLevel = Logger.Level.info
         public static let replayGain = ReplayGainSettings(mode: .off, preamp: 0)
     }

@@ -11,6 +11,7 @@ struct CommandDispatcher: RequestHandler {
     let player: PlayerService
     let library: LibraryService
     let startedAt: ContinuousClock.Instant
+    let alarms: AlarmService
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -135,6 +136,24 @@ struct CommandDispatcher: RequestHandler {
             let scan = await library.startScan(subpath: subpath)
             guard wait else { return .success(UpdateStarted()) }
             return .success(ScanTotals(try await scan.value))
+
+        // Sleep timer and alarm clock.
+        case .sleep(let request):
+            try await player.perform { engine, now, position throws(EngineError) in
+                switch request {
+                case .after(let seconds): try engine.setSleep(after: seconds, now: now, position: position)
+                case .endOfTrack: engine.setSleepAtTrackEnd(now: now, position: position)
+                case .cancel: engine.cancelSleep(now: now, position: position)
+                }
+            }
+            return .success(QPlayProtocol.Status(await player.snapshot()))
+        case .alarmAdd(let request):
+            return .success(AlarmAdded(alarm: try await alarms.add(request)))
+        case .alarmList:
+            return .success(AlarmList(alarms: await alarms.list()))
+        case .alarmRemove(let id):
+            try await alarms.remove(id)
+            return .empty
         }
     }
 

@@ -13,6 +13,17 @@ enum CoreEvent: Sendable, Equatable {
     case error(entry: QueueEntry, reason: String)
     /// Saving the player state started failing (why), or works again (nil).
     case storage(String?)
+    /// An alarm's time came: it played, or `skipped` says why not.
+    case alarm(AlarmFiring)
+}
+
+/// `CoreEvent.alarm`.
+struct AlarmFiring: Sendable, Hashable {
+    var id: Int64
+    var time: String
+    /// When it was due, ISO-8601 local time.
+    var due: String
+    var skipped: String?
 }
 
 /// `CoreEvent.queue`: the collection's length, whether it waits to be installed, and

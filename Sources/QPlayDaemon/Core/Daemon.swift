@@ -78,7 +78,7 @@ public enum Daemon {
             configuration: EngineConfiguration(
                 tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,
                 maxHold: configuration.maxHold, restartAfter: configuration.restartAfter,
-                maxQueueLength: configuration.maxQueueLength),
+                maxQueueLength: configuration.maxQueueLength, sleepFade: configuration.sleepFade),
             restoring: saved?.state)
         let player = PlayerService(
             engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
@@ -87,9 +87,12 @@ public enum Daemon {
         let library = LibraryService(
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
             events: events, log: log)
+        let alarms = AlarmService(
+            store: store, player: player, index: index, events: events, log: log,
+            clockOffset: configuration.wallClockOffset)
         let server = SocketServer(
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
-            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
+            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt, alarms: alarms),
             logger: log)
         events.subscribe(server)
         let mpd = MPDServer(
@@ -128,6 +131,9 @@ public enum Daemon {
             lock.release(removingSocket: true)
             return DaemonExitStatus.configuration
         }
+        // After the server is up, so an alarm due at start-up is announced to clients
+        // that connect right away too.
+        await alarms.start()
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
         if configuration.replayGain.mode != .off {
@@ -148,6 +154,7 @@ public enum Daemon {
         }
         log.info("signal \(stopSignal): saving state and shutting down")
         watcher?.stop()
+        await alarms.shutdown()
         await mpd.shutdown()
         await server.shutdown()
         await player.shutdown()

@@ -122,18 +122,23 @@ actor PlayerService {
     func snapshot() -> PlayerSnapshot {
         let position = self.position
         let snapshot = audio.snapshot
-        let (status, token) = inPlace { engine in
+        let now = self.now
+        let (status, token, sleep) = inPlace { engine in
             // The length the decoder measured, of the request status describes: one
             // snapshot gives track, position and duration alike.
             let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
             engine.refreshUpcoming()
-            return (engine.status(position: position, duration: measured), engine.currentRequestToken)
+            let sleep = engine.sleepRemaining(now: now, position: position, duration: measured).map {
+                (remaining: $0, endOfTrack: engine.sleepTimer == .endOfTrack)
+            }
+            return (engine.status(position: position, duration: measured), engine.currentRequestToken, sleep)
         }
         return PlayerSnapshot(
             status: status,
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
             replayGainMode: replayGain.mode,
-            replayGain: token.flatMap { replayGainChoices[$0] })
+            replayGain: token.flatMap { replayGainChoices[$0] },
+            sleep: sleep)
     }
 
     /// The engine read where it is stored. A getter called on the stored property copies
@@ -280,6 +285,7 @@ actor PlayerService {
             commanded = nil
             audio.startScan(rate: rate)
         case .endScan: audio.endScan()
+        case .fade(let factor, let seconds): audio.fade(to: factor, over: seconds)
         }
     }
 
@@ -325,6 +331,8 @@ actor PlayerService {
             apply(engine.audioFinished(token: token, now: now))
         case .failed(let token, let reason):
             apply(engine.audioFailed(token: token, reason: reason, now: now))
+        case .fadeEnded:
+            apply(engine.audioFadeEnded(now: now, position: position))
         case .outputError(let message):
             if let message {
                 log.error("output \(audio.snapshot.outputName): \(message) (retrying)")

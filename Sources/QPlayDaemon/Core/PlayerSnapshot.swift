@@ -16,4 +16,13 @@ struct PlayerSnapshot: Sendable, Equatable {
     var replayGainMode: ReplayGainMode
     /// The gain applied to the now-playing request; nil when none applies.
     var replayGain: ReplayGainSettings.Choice?
+    /// The sleep timer: seconds until it acts, and whether it waits for the track end.
+    var sleep: (remaining: Double, endOfTrack: Bool)?
+
+    static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
+        lhs.status == rhs.status && lhs.outputName == rhs.outputName && lhs.outputError == rhs.outputError
+            && lhs.storageError == rhs.storageError && lhs.replayGainMode == rhs.replayGainMode
+            && lhs.replayGain == rhs.replayGain && lhs.sleep?.remaining == rhs.sleep?.remaining
+            && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack
+    }
 }

@@ -40,7 +40,8 @@ extension QPlayProtocol.Status {
             storageError: snapshot.storageError,
             replayGain: ReplayGainStatus(
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
-                source: snapshot.replayGain?.source.rawValue))
+                source: snapshot.replayGain?.source.rawValue),
+            sleep: snapshot.sleep.map { SleepStatus(remaining: $0.remaining, endOfTrack: $0.endOfTrack) })
     }
 }
 
@@ -58,6 +59,8 @@ extension QPlayProtocol.Event {
             self = .error(SkippedEntry(entry: Int64(entry.id), track: QPlayProtocol.Track(entry.track), reason: reason))
         case .storage(let error):
             self = .storage(StorageStatus(error: error))
+        case .alarm(let firing):
+            self = .alarm(AlarmFired(alarm: firing.id, time: firing.time, due: firing.due, skipped: firing.skipped))
         }
     }
 }

@@ -9,7 +9,8 @@ import SystemPackage
 ///
 /// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
-/// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced), and
+/// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
+/// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -134,6 +135,22 @@ final class StateDatabase: Sendable {
                     ALTER TABLE player_settings ADD COLUMN single INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE player_settings ADD COLUMN consume INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE player_settings ADD COLUMN queue_version INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
+        migrator.registerMigration("v4") { db in
+            // The alarm clock. `next_due` (Unix seconds) is when each alarm rings next,
+            // kept so that a start-up finds what it missed while qplayd was down.
+            try db.execute(
+                sql: """
+                    CREATE TABLE alarm (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        time TEXT NOT NULL,
+                        days TEXT NOT NULL,
+                        selection TEXT,
+                        volume INTEGER,
+                        fade_in REAL,
+                        next_due REAL NOT NULL
+                    );
                     """)
         }
         return migrator

@@ -64,6 +64,7 @@ public enum Listing {
             }
         }
         lines.append(options)
+        if status.sleep != nil { lines.append("  " + SleepArgument.describe(status.sleep)) }
         if status.queueModified { lines.append("  " + modifiedNote) }
         var output = "  output \(status.output.name)"
         if let error = status.output.error { output += ": \(error)" }

@@ -166,6 +166,18 @@ private struct Sandbox {
         #expect(try DaemonConfiguration.load(environment: sandbox.environment()).replayGain.preamp == -15)
     }
 
+    @Test func theSleepFadeTakesIntegersAndDecimals() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).sleepFade == 10)
+        try sandbox.write("sleep_fade = 4", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).sleepFade == 4)
+        try sandbox.write("sleep_fade = 2.5", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).sleepFade == 2.5)
+        try sandbox.write("sleep_fade = 0", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).sleepFade == 0)
+    }
+
     @Test func anIntegerIsAcceptedWhereANumberIsExpected() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }
@@ -246,6 +258,8 @@ private struct Sandbox {
         ("replaygain_preamp = 15.5", "replaygain_preamp", "15.5 is out of range -15.0...15.0"),
         ("replaygain_preamp = -20", "replaygain_preamp", "-20.0 is out of range -15.0...15.0"),
         ("replaygain_preamp = \"+3 dB\"", "replaygain_preamp", "expected a number, found string \"+3 dB\""),
+        ("sleep_fade = -1", "sleep_fade", "-1.0 is out of range 0.0...600.0"),
+        ("sleep_fade = \"10s\"", "sleep_fade", "expected a number"),
         ("music_directory = \"~bob/music\"", "music_directory", "not '~user'"),
         ("socket = \"\"", "socket", "the path is empty"),
         ("tap_threshold_ms = 2000\nmax_hold_ms = 1500", "max_hold_ms", "longer than tap_threshold_ms"),
