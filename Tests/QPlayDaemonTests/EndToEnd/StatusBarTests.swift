@@ -113,6 +113,41 @@ struct StatusBarTests {
             #expect(unescaped?.contains("Rock & Roll <Live>") == true)
             #expect(unescaped?.contains("Simon & Garfunkel") == true)
         }
+
+        // Stopped and with no daemon the text is empty: with the README's `{icon}{}`
+        // (the icons carry their own space) waybar then hides the module.
+        #expect((module["custom/qplay"] as? [String: Any])?["format"] as? String == "{icon}{}")
+        try daemon.qplayOK("stop")
+        let stopped = watch.line { $0.contains("\"stopped\"") }.line
+        #expect(stopped.flatMap { try? parseObject($0)["text"] as? String } == "", "\(stopped ?? "no stopped line")")
+        #expect(daemon.stop() == 0)
+        let offline = watch.line { $0.contains("\"offline\"") }.line
+        #expect(offline.flatMap { try? parseObject($0)["text"] as? String } == "", "\(offline ?? "no offline line")")
+    }
+
+    /// The README's one-shot line, as a bar runs it every few seconds through `sh -c`:
+    /// the track when playing, and nothing at all, on either stream, with no daemon.
+    @Test func oneShotRecipeIsQuietWithoutADaemon() throws {
+        let daemon = try startedDaemon()
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        let readme = try String(contentsOfFile: SampleCatalog.repositoryRoot.appending("README.md").string, encoding: .utf8)
+        let intro = try #require(readme.range(of: "For a one-shot line"))
+        let open = try #require(readme[intro.upperBound...].range(of: "`qplay status"))
+        let close = try #require(readme[open.upperBound...].firstIndex(of: "`"))
+        let command = String(readme[readme.index(after: open.lowerBound)..<close])
+        #expect(command.hasSuffix("2>/dev/null"))
+        try daemon.qplayOK("add", "love")
+        try daemon.qplayOK("pause")
+        let shown = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
+        #expect(shown.status == 0)
+        #expect(shown.stdout == "⏸ Test Tones – Love Song\n", "\(shown.stdout)")
+        #expect(daemon.stop() == 0)
+        let away = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
+        #expect(away.status == 3)
+        #expect(away.stdout.isEmpty && away.stderr.isEmpty, "stdout \(away.stdout) stderr \(away.stderr)")
     }
 
     /// A bar that quits closes the pipe `watch` writes to: `watch` exits with status 0
