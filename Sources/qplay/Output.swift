@@ -42,5 +42,28 @@ enum Output {
         }
     }
 
+    /// Waits up to `timeout` seconds (nil: no limit) until `descriptor` has bytes or its
+    /// end, watching standard output meanwhile: a reader that went away (POLLERR or
+    /// POLLHUP, as on a pipe whose reading end was closed) ends the program with status
+    /// 0 at once, not at the next write, which may never come while nothing changes.
+    /// `descriptor` nil: just the wait. True when `descriptor` is ready; a poll failure
+    /// counts as ready, so the caller's read reports it.
+    static func waitWatchingOutput(readable descriptor: Int32?, timeout: Double?) -> Bool {
+        var descriptors = [pollfd(fd: 1, events: 0, revents: 0)]
+        if let descriptor { descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        let deadline = timeout.map { Clock.now() + max(0, $0) }
+        while true {
+            let milliseconds = deadline.map { Int32(max(0, min(($0 - Clock.now()) * 1000, Double(Int32.max))).rounded(.up)) } ?? -1
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return descriptor != nil
+            }
+            if descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { exit(0) }
+            if descriptors.count > 1, descriptors[1].revents != 0 { return true }
+            if ready == 0 { return false }
+        }
+    }
+
     static var stderrIsTerminal: Bool { isatty(2) != 0 }
 }

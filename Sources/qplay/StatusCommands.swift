@@ -6,9 +6,10 @@ struct StatusCommand: ParsableCommand {
         commandName: "status", abstract: "Show what plays.",
         discussion: """
             --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
-            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file}; \
-            {{ and }} print literal braces, any other brace or name is a usage error; \
-            when stopped it prints just a newline (a status bar then hides the module).
+            {position} {duration} {remaining} {state} {icon} {volume} {index} {queue_length} \
+            {file} ({icon}: ▶ playing, ⏸ paused); {{ and }} print literal braces, any other \
+            brace or name is a usage error; when stopped it prints just a newline (a status \
+            bar then hides the module).
             """)
     @Option(help: "A template with {placeholders}; {{ and }} are literal braces.") var format: String?
     @OptionGroup var options: ConnectionOptions

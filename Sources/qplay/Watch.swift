@@ -13,23 +13,32 @@ struct Watch: ParsableCommand {
             Subscribes to the daemon's events; never polls. While playing it also prints once \
             per second so the position moves (computed from the last status, no request). \
             Identical lines are not repeated. When the daemon goes away it prints an empty \
-            line (--waybar: class "offline") and reconnects with backoff; a daemon that sends \
+            line (--waybar: class "offline"; --i3blocks: a single space, since i3blocks keeps \
+            the last text of a persistent block on an empty line) and reconnects with \
+            backoff; a daemon that sends \
             no greeting or answer within --timeout, or that turns the connection away, counts \
             as gone. Once subscribed it waits for events without a limit, but pings a daemon \
             it has not heard from for six timeouts (30 s by default) and reconnects when \
-            that goes unanswered. It exits quietly when its output is closed.
+            that goes unanswered. It exits with status 0 as soon as its output is closed \
+            (the bar went away), also while nothing changes. --waybar escapes Pango markup \
+            (& < >) in the tags it fills in; the --format template's own text is passed as \
+            written, so it may hold markup.
             """)
     @Option(help: "A template with {placeholders}, as `qplay status --format`.") var format: String?
     @Flag(help: "Waybar custom-module JSON: text, tooltip, class, alt, percentage.") var waybar = false
+    @Flag(help: "Lines for an i3blocks persistent block: a single space, not an empty line, clears it.")
+    var i3blocks = false
     @OptionGroup var options: ConnectionOptions
 
     func validate() throws {
-        if waybar && options.json { throw ValidationError("choose one of --json and --waybar") }
+        let forms = [("--json", options.json), ("--waybar", waybar), ("--i3blocks", i3blocks)].filter(\.1).map(\.0)
+        if forms.count > 1 { throw ValidationError("choose one of --json, --waybar and --i3blocks") }
         try checkFormat(format)
     }
 
     func run() throws {
-        var printer = LinePrinter(mode: waybar ? .waybar(format) : options.json ? .json : .format(format))
+        var printer = LinePrinter(
+            mode: waybar ? .waybar(format) : options.json ? .json : .format(format, hidden: i3blocks ? " " : ""))
         let connection = options.connection
         var backoff = 0.25
         while true {
@@ -41,7 +50,7 @@ struct Watch: ParsableCommand {
                 client.close()
             }
             printer.offline()
-            Clock.sleep(backoff)
+            _ = Output.waitWatchingOutput(readable: nil, timeout: backoff)
             backoff = min(backoff * 2, 5)
         }
     }
@@ -87,7 +96,9 @@ struct Watch: ParsableCommand {
                     let position = status.position! + (now - receivedAt)
                     wakeAt = min(wakeAt, now + max(0.02, position.rounded(.down) + 1 - position))
                 }
-                if try client.hasBufferedLine() || client.waitReadable(timeout: max(0, wakeAt - now)) {
+                if client.hasBufferedLine()
+                    || Output.waitWatchingOutput(readable: client.fileDescriptor, timeout: max(0, wakeAt - now))
+                {
                     // An end of stream is a daemon gone; a line cut short times out inside.
                     guard let message = try client.readMessage() else { return }
                     lastHeard = Clock.now()
@@ -124,7 +135,8 @@ struct Watch: ParsableCommand {
 /// Prints watch lines in the chosen form, skipping a line equal to the last one.
 struct LinePrinter {
     enum Mode {
-        case format(String?)
+        /// `hidden`: the line when there is nothing to show (stopped, no daemon).
+        case format(String?, hidden: String)
         case json
         case waybar(String?)
     }
@@ -137,8 +149,9 @@ struct LinePrinter {
     mutating func print(_ status: Status) {
         let line: String
         switch mode {
-        case .format(let template):
-            line = template.map { StatusFormat.render($0, status: status) } ?? StatusFormat.defaultText(status)
+        case .format(let template, let hidden):
+            let text = template.map { StatusFormat.render($0, status: status) } ?? StatusFormat.defaultText(status)
+            line = text.isEmpty ? hidden : text
         case .json:
             line = String(decoding: WireCoding.line(status).dropLast(), as: UTF8.self)
         case .waybar(let template):
@@ -147,10 +160,10 @@ struct LinePrinter {
         emit(line)
     }
 
-    /// No daemon: an empty line hides a status bar module.
+    /// No daemon: an empty line hides a status bar module (i3blocks: a space).
     mutating func offline() {
         switch mode {
-        case .format: emit("")
+        case .format(_, let hidden): emit(hidden)
         case .json: break
         case .waybar: emit(String(decoding: WireCoding.line(WaybarLine.offline).dropLast(), as: UTF8.self))
         }
@@ -163,17 +176,11 @@ struct LinePrinter {
     }
 }
 
-/// Monotonic seconds, and sleeping.
+/// Monotonic seconds.
 enum Clock {
     static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    static func sleep(_ seconds: Double) {
-        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
     }
 }

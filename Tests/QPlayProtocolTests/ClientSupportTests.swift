@@ -63,11 +63,33 @@ struct ClientSupportTests {
 
     @Test func formatPlaceholders() {
         let template =
-            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{volume}|{index}|{queue_length}|{file}|{{x}}"
+            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{icon}|{volume}|{index}|{queue_length}|{file}|{{x}}"
         #expect(
             StatusFormat.render(template, status: sampleStatus)
-                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|80|3|4|Artist/Album/01 Song.mp3|{x}")
-        #expect(Set(StatusFormat.placeholders).count == 15)
+                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|▶|80|3|4|Artist/Album/01 Song.mp3|{x}")
+        #expect(Set(StatusFormat.placeholders).count == 16)
+        var paused = sampleStatus
+        paused.state = .paused
+        #expect(StatusFormat.render("{icon} {title}", status: paused) == "⏸ Song")
+    }
+
+    @Test func pangoEscaping() {
+        #expect(PangoText.escape("Rock & Roll <Live> \"x\" 'y'") == "Rock &amp; Roll &lt;Live&gt; \"x\" 'y'")
+        #expect(PangoText.escape("&amp;") == "&amp;amp;")
+        #expect(PangoText.escape("Café") == "Café")
+        #expect(PangoText.escape("") == "")
+    }
+
+    /// waybar reads Pango markup: tags are escaped, the template's own markup is kept.
+    @Test func waybarLineEscapesTagsButNotTheTemplate() {
+        var status = sampleStatus
+        status.track?.title = "Rock & Roll <Live>"
+        status.track?.artist = "Simon & Garfunkel"
+        let formatted = WaybarLine(status: status, format: "<b>{title}</b> by {artist}")
+        #expect(formatted.text == "<b>Rock &amp; Roll &lt;Live&gt;</b> by Simon &amp; Garfunkel")
+        let plain = WaybarLine(status: status, format: nil)
+        #expect(plain.text == "Simon &amp; Garfunkel – Rock &amp; Roll &lt;Live&gt;")
+        #expect(plain.tooltip.hasPrefix("Rock &amp; Roll &lt;Live&gt;\nSimon &amp; Garfunkel — Live\n"))
     }
 
     /// Found by the status-format fuzz target: the text before an unclosed `{` came out

@@ -44,9 +44,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var exitStatus: Int32?
 
     /// `stdin` nil: /dev/null. The given descriptors become the child's 0, 1 and 2.
+    /// `ownGroup`: the child leads a process group of its own (pgid = pid).
     public init(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-        stdin: Int32? = nil, stdout: Int32, stderr: Int32
+        stdin: Int32? = nil, stdout: Int32, stderr: Int32, ownGroup: Bool = false
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -70,7 +71,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         sigemptyset(&defaults)
         for signal in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
 
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -238,13 +241,23 @@ public final class LineReadingProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [String] = []
     private var ended = false
+    /// Set by `closeOutput`: the reading thread closes its end of the pipe.
+    private var closing = false
+    private let ownGroup: Bool
 
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `ownGroup`: the child and what it starts form a process group, which `terminate`
+    /// ends as a whole (as i3bar ends its status command: i3blocks 1.4 on SIGTERM waits
+    /// for its persistent blocks without stopping them).
+    public init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], ownGroup: Bool = false
+    ) throws {
+        self.ownGroup = ownGroup
         let out = try ClosingPipe()
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(null) }
         do {
-            child = try SpawnedProcess(executable, arguments, environment: environment, stdout: out.write, stderr: null)
+            child = try SpawnedProcess(
+                executable, arguments, environment: environment, stdout: out.write, stderr: null, ownGroup: ownGroup)
         } catch {
             close(out.read)
             close(out.write)
@@ -256,8 +269,19 @@ public final class LineReadingProcess: @unchecked Sendable {
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
+                // Short polls: `closeOutput` must be able to close the pipe while the
+                // child writes nothing.
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, 100)
+                condition.lock()
+                let closeRequested = closing
+                condition.unlock()
+                var n = 0
+                if !closeRequested {
+                    if polled == 0 { continue }
+                    n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                }
                 condition.lock()
                 if n <= 0 {
                     ended = true
@@ -302,7 +326,27 @@ public final class LineReadingProcess: @unchecked Sendable {
 
     public var isRunning: Bool { child.isRunning }
 
+    /// Closes the reading end of the child's output, as a status bar that quits does.
+    public func closeOutput() {
+        condition.lock()
+        closing = true
+        while !ended { condition.wait() }
+        condition.unlock()
+    }
+
+    /// The child's exit status once it has exited, or nil if it still runs after
+    /// `limit` seconds (a bound against hanging, not a measurement).
+    public func exitStatus(within limit: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(limit)
+        while child.isRunning {
+            guard Date() < deadline else { return nil }
+            usleep(50_000)
+        }
+        return child.wait()
+    }
+
     public func terminate() {
+        if ownGroup, child.isRunning { kill(-child.pid, SIGTERM) }
         child.signal(SIGTERM)
         child.wait()
     }

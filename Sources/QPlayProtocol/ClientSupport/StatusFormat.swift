@@ -2,7 +2,7 @@
 public enum StatusFormat {
     public static let placeholders = [
         "title", "artist", "album", "album_artist", "track", "year", "genre", "position", "duration",
-        "remaining", "state", "volume", "index", "queue_length", "file",
+        "remaining", "state", "icon", "volume", "index", "queue_length", "file",
     ]
 
     /// What is wrong with a template; the message says where and how to fix it.
@@ -74,14 +74,19 @@ public enum StatusFormat {
     /// The template filled from `status`; absent values become empty. Stopped: the empty
     /// string (a status bar then hides the module). A template `validate` refuses is
     /// printed as written (qplay checks templates before it asks the daemon).
-    public static func render(_ template: String, status: Status) -> String {
+    /// `escaping` is applied to each placeholder's value, not to the template's own text:
+    /// for waybar, tags and titles become literal Pango text while the template may
+    /// still hold markup of its own.
+    public static func render(
+        _ template: String, status: Status, escaping escape: (String) -> String = { $0 }
+    ) -> String {
         guard status.state != .stopped else { return "" }
         guard let pieces = try? pieces(of: template) else { return template }
         var output = ""
         for piece in pieces {
             switch piece {
             case .text(let text): output += text
-            case .placeholder(let name): output += value(of: name, in: status) ?? ""
+            case .placeholder(let name): output += escape(value(of: name, in: status) ?? "")
             }
         }
         return output
@@ -104,11 +109,22 @@ public enum StatusFormat {
             guard let duration = status.duration else { return "" }
             return TimeText.format(max(0, duration - (status.position ?? 0)))
         case "state": return status.state.rawValue
+        case "icon": return icon(status.state)
         case "volume": return "\(status.volume)"
         case "index": return status.index.map { "\($0 + 1)" } ?? ""
         case "queue_length": return "\(status.queueLength)"
         case "file": return track?.path ?? ""
         default: return nil
+        }
+    }
+
+    /// The state as the symbol media players show: ▶ playing, ⏸ paused, nothing when
+    /// stopped (U+23F8 needs a symbol font, e.g. Symbola or Noto Sans Symbols 2).
+    public static func icon(_ state: PlayerState) -> String {
+        switch state {
+        case .playing: "▶"
+        case .paused: "⏸"
+        case .stopped: ""
         }
     }
 

@@ -1,6 +1,8 @@
 /// One line of waybar's custom-module JSON (`return-type: json`):
 /// `{"alt", "class", "percentage", "text", "tooltip"}`; class and alt are the state,
-/// percentage the position in the track.
+/// percentage the position in the track. waybar reads `text` and `tooltip` as Pango
+/// markup: the tags in them are escaped (`PangoText`), a `--format` template's own
+/// text is not, so it may hold markup.
 public struct WaybarLine: Sendable, Hashable, Codable {
     public var text: String
     public var tooltip: String
@@ -9,7 +11,9 @@ public struct WaybarLine: Sendable, Hashable, Codable {
     public var percentage: Int
 
     public init(status: Status, format: String?) {
-        text = format.map { StatusFormat.render($0, status: status) } ?? StatusFormat.defaultText(status)
+        text =
+            format.map { StatusFormat.render($0, status: status, escaping: PangoText.escape) }
+            ?? PangoText.escape(StatusFormat.defaultText(status))
         `class` = status.state.rawValue
         alt = status.state.rawValue
         if status.state == .stopped || status.track == nil {
@@ -24,7 +28,7 @@ public struct WaybarLine: Sendable, Hashable, Codable {
         var time = TimeText.format(status.position ?? 0)
         if let duration = status.duration { time += " / " + TimeText.format(duration) }
         lines.append("\(time)  (\(status.state.rawValue), volume \(status.volume)%)")
-        tooltip = lines.joined(separator: "\n")
+        tooltip = PangoText.escape(lines.joined(separator: "\n"))
         if let duration = status.duration, duration > 0 {
             percentage = min(100, max(0, Int(saturating: (status.position ?? 0) / duration * 100)))
         } else {
