@@ -51,7 +51,7 @@ public enum Command: Sendable, Hashable {
     /// At least one of the two is set.
     case mode(repeat: RepeatMode?, shuffle: Bool?)
     case update(path: String?, wait: Bool)
-    /// Never empty; `subscribe` without `events` means all kinds.
+    /// Never empty; `subscribe` without `events` means `EventKind.defaultSubscription`.
     case subscribe(Set<EventKind>)
 
     /// The `cmd` string.

@@ -109,16 +109,17 @@ extension Command {
             return .update(path: try reader.string("path"), wait: try reader.bool("wait") ?? false)
         case "subscribe":
             try reader.allowOnly(["events"])
-            guard let items = try reader.list("events") else { return .subscribe(Set(EventKind.allCases)) }
+            guard let items = try reader.list("events") else { return .subscribe(EventKind.defaultSubscription) }
+            let kindNames = EventKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             var kinds: Set<EventKind> = []
             for item in items {
                 guard case .string(let text) = item, let kind = EventKind(rawValue: text) else {
-                    throw .badRequest("subscribe: `events` items must be \"player\", \"queue\" or \"scan\"")
+                    throw .badRequest("subscribe: `events` items must be event kinds: \(kindNames)")
                 }
                 kinds.insert(kind)
             }
             if kinds.isEmpty {
-                throw .badRequest("subscribe: `events` must name at least one of player, queue, scan")
+                throw .badRequest("subscribe: `events` must name at least one of \(kindNames)")
             }
             return .subscribe(kinds)
         default:

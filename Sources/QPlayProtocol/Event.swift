@@ -10,6 +10,14 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case error
     /// Saving the player state started failing, or works again.
     case storage
+
+    // Level meter
+    /// The output's level, about 10 times a second while playing; only when asked for.
+    case level
+
+    /// What `subscribe` without `events` subscribes to: every kind but `level`, whose
+    /// ten lines a second a client must ask for.
+    public static let defaultSubscription: Set<EventKind> = Set(allCases.filter { $0 != .level })
 }
 
 /// `storage` event data: why the player state cannot be saved, or null once it is saved
@@ -74,6 +82,7 @@ public enum Event: Sendable, Hashable {
     case scan(ScanProgressUpdate)
     case error(SkippedEntry)
     case storage(StorageStatus)
+    case level(LevelReading)
 
     public var kind: EventKind {
         switch self {
@@ -82,6 +91,7 @@ public enum Event: Sendable, Hashable {
         case .scan: .scan
         case .error: .error
         case .storage: .storage
+        case .level: .level
         }
     }
 }
@@ -97,6 +107,7 @@ extension Event: Codable {
         case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
         case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
         case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
+        case .level: self = .level(try container.decode(LevelReading.self, forKey: .data))
         }
     }
 
@@ -109,6 +120,7 @@ extension Event: Codable {
         case .scan(let progress): try container.encode(progress, forKey: .data)
         case .error(let skipped): try container.encode(skipped, forKey: .data)
         case .storage(let storage): try container.encode(storage, forKey: .data)
+        case .level(let level): try container.encode(level, forKey: .data)
         }
     }
 }

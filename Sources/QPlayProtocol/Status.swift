@@ -61,13 +61,15 @@ public struct Status: Sendable, Hashable, Codable {
     public var storageError: String?
     /// Always sent by the daemon; nil only when decoding a status without it.
     public var replayGain: ReplayGainStatus?
+    /// The output's last level reading while playing (`level` events); nil otherwise.
+    public var level: LevelReading?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
-        replayGain: ReplayGainStatus? = nil
+        replayGain: ReplayGainStatus? = nil, level: LevelReading? = nil
     ) {
         self.state = state
         self.track = track
@@ -86,6 +88,7 @@ public struct Status: Sendable, Hashable, Codable {
         self.output = output
         self.storageError = storageError
         self.replayGain = replayGain
+        self.level = level
     }
 
     enum CodingKeys: String, CodingKey {
@@ -93,6 +96,7 @@ public struct Status: Sendable, Hashable, Codable {
         case queueModified = "queue_modified", volume, `repeat`, shuffle, single, consume, seeking, output
         case storageError = "storage_error"
         case replayGain = "replaygain"
+        case level
     }
 
     /// `single` and `consume` may be absent (a daemon from before they existed): off.
@@ -115,6 +119,7 @@ public struct Status: Sendable, Hashable, Codable {
         output = try container.decode(OutputStatus.self, forKey: .output)
         storageError = try container.decodeIfPresent(String.self, forKey: .storageError)
         replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
+        level = try container.decodeIfPresent(LevelReading.self, forKey: .level)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,5 +141,6 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(output, forKey: .output)
         try container.encode(storageError, forKey: .storageError)
         try container.encode(replayGain, forKey: .replayGain)
+        try container.encode(level, forKey: .level)
     }
 }

@@ -29,6 +29,8 @@ struct QPlay: ParsableCommand {
             Jump.self, Move.self, Clear.self, Play.self, Pause.self, Toggle.self, Stop.self,
             Next.self, Prev.self, Press.self, Release.self, Seek.self, Vol.self, RepeatCommand.self,
             Shuffle.self, Update.self, Watch.self, Ping.self,
+            // Level meter
+            Meter.self,
         ])
 
     static func main() {

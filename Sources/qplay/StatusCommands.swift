@@ -6,7 +6,8 @@ struct StatusCommand: ParsableCommand {
         commandName: "status", abstract: "Show what plays.",
         discussion: """
             --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
-            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file}; \
+            {position} {duration} {remaining} {state} {volume} {index} {queue_length} {file} \
+            {meter} {level_db}; \
             {{ and }} print literal braces, any other brace or name is a usage error; \
             when stopped it prints just a newline (a status bar then hides the module).
             """)

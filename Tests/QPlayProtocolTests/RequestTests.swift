@@ -51,7 +51,9 @@ struct RequestTests {
     @Test func argsMayBeOmittedOrEmpty() throws {
         #expect(try command(#"{"id":1,"cmd":"status","args":{}}"#) == .status)
         #expect(try command(#"{"id":1,"cmd":"status"}"#) == .status)
-        #expect(try command(#"{"id":1,"cmd":"subscribe"}"#) == .subscribe(Set(EventKind.allCases)))
+        // Every kind but `level`, which a client must name.
+        #expect(try command(#"{"id":1,"cmd":"subscribe"}"#) == .subscribe(Set(EventKind.allCases).subtracting([.level])))
+        #expect(try command(#"{"id":1,"cmd":"subscribe","args":{"events":["level"]}}"#) == .subscribe([.level]))
     }
 
     @Test func malformedLinesAreBadRequests() {

@@ -11,6 +11,8 @@ struct CommandDispatcher: RequestHandler {
     let player: PlayerService
     let library: LibraryService
     let startedAt: ContinuousClock.Instant
+    /// nil where no level meter runs (tests of the dispatcher alone).
+    var meter: LevelMeterService? = nil
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -38,6 +40,7 @@ struct CommandDispatcher: RequestHandler {
         case .ping, .subscribe:
             return .empty
         case .status:
+            await meter?.asked()
             return .success(QPlayProtocol.Status(await player.snapshot()))
         case .stats:
             let stats = try index.statistics()

@@ -87,10 +87,11 @@ public enum Daemon {
         let library = LibraryService(
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
             events: events, log: log)
+        let meter = LevelMeterService(audio: audio, events: events)
         let server = SocketServer(
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
-            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt),
-            logger: log)
+            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt, meter: meter),
+            logger: log, levelListeners: { meter.listenersChanged(to: $0) })
         events.subscribe(server)
         let mpd = MPDServer(
             configuration: .init(
@@ -111,6 +112,7 @@ public enum Daemon {
             } ?? saved.state.position
         } ?? 0
         await player.start(restoredPosition: restoredPosition)
+        let levels = meter.start()
         do {
             try await server.start()
         } catch {
@@ -150,6 +152,8 @@ public enum Daemon {
         watcher?.stop()
         await mpd.shutdown()
         await server.shutdown()
+        meter.stop()
+        levels.cancel()
         await player.shutdown()
         signals.cancel()
         lock.release(removingSocket: true)

@@ -133,7 +133,8 @@ actor PlayerService {
             status: status,
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
             replayGainMode: replayGain.mode,
-            replayGain: token.flatMap { replayGainChoices[$0] })
+            replayGain: token.flatMap { replayGainChoices[$0] },
+            level: status.state == .playing && snapshot.state == .playing ? audio.level : nil)
     }
 
     /// The engine read where it is stored. A getter called on the stored property copies

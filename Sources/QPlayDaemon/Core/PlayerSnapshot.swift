@@ -1,3 +1,4 @@
+import QPlayAudio
 import QPlayEngine
 import QPlayModel
 
@@ -16,4 +17,6 @@ struct PlayerSnapshot: Sendable, Equatable {
     var replayGainMode: ReplayGainMode
     /// The gain applied to the now-playing request; nil when none applies.
     var replayGain: ReplayGainSettings.Choice?
+    /// The output's last level reading while playing (nil while metering is off).
+    var level: AudioLevel? = nil
 }

@@ -1,3 +1,4 @@
+import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
@@ -40,7 +41,8 @@ extension QPlayProtocol.Status {
             storageError: snapshot.storageError,
             replayGain: ReplayGainStatus(
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
-                source: snapshot.replayGain?.source.rawValue))
+                source: snapshot.replayGain?.source.rawValue),
+            level: snapshot.level.map(LevelReading.init))
     }
 }
 
@@ -58,7 +60,15 @@ extension QPlayProtocol.Event {
             self = .error(SkippedEntry(entry: Int64(entry.id), track: QPlayProtocol.Track(entry.track), reason: reason))
         case .storage(let error):
             self = .storage(StorageStatus(error: error))
+        case .level(let level):
+            self = .level(LevelReading(level))
         }
+    }
+}
+
+extension LevelReading {
+    init(_ level: AudioLevel) {
+        self.init(rmsDB: level.rms, peakDB: level.peak)
     }
 }
 
