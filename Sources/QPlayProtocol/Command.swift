@@ -54,6 +54,14 @@ public enum Command: Sendable, Hashable {
     /// Never empty; `subscribe` without `events` means `EventKind.defaultSubscription`.
     case subscribe(Set<EventKind>)
 
+    // Bookmarks
+    /// A bookmark at the current position, optionally named.
+    case bookmarkAdd(name: String?)
+    /// Every bookmark, or those of one track.
+    case bookmarkList(track: Int64?)
+    case bookmarkJump(Int64)
+    case bookmarkRemove(Int64)
+
     /// The `cmd` string.
     public var name: String {
         switch self {
@@ -80,6 +88,10 @@ public enum Command: Sendable, Hashable {
         case .mode: "mode"
         case .update: "update"
         case .subscribe: "subscribe"
+        case .bookmarkAdd: "bookmark_add"
+        case .bookmarkList: "bookmark_list"
+        case .bookmarkJump: "bookmark_jump"
+        case .bookmarkRemove: "bookmark_remove"
         }
     }
 
@@ -88,6 +100,7 @@ public enum Command: Sendable, Hashable {
         "ping", "status", "stats", "search", "add", "queue", "remove", "jump", "move", "clear",
         "play", "pause", "toggle", "stop", "next", "previous", "press", "release", "seek",
         "volume", "mode", "update", "subscribe",
+        "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
@@ -135,6 +148,12 @@ public enum Command: Sendable, Hashable {
         case .subscribe(let kinds):
             let sorted = EventKind.allCases.filter(kinds.contains)
             return ["events": .array(sorted.map { .string($0.rawValue) })]
+        case .bookmarkAdd(let name):
+            return name.map { ["name": .string($0)] }
+        case .bookmarkList(let track):
+            return track.map { ["track": .integer($0)] }
+        case .bookmarkJump(let id), .bookmarkRemove(let id):
+            return ["bookmark": .integer(id)]
         }
     }
 }

@@ -122,6 +122,20 @@ extension Command {
                 throw .badRequest("subscribe: `events` must name at least one of \(kindNames)")
             }
             return .subscribe(kinds)
+        case "bookmark_add":
+            try reader.allowOnly(["name"])
+            let name = try reader.string("name")
+            if let name { try ArgumentReader.rejectNUL(name, command: "bookmark_add", argument: "`name`") }
+            return .bookmarkAdd(name: name)
+        case "bookmark_list":
+            try reader.allowOnly(["track"])
+            return .bookmarkList(track: try reader.integer("track"))
+        case "bookmark_jump", "bookmark_remove":
+            try reader.allowOnly(["bookmark"])
+            guard let id = try reader.integer("bookmark") else {
+                throw .badRequest("\(name): needs `bookmark`: a bookmark id (bookmark_list shows them)")
+            }
+            return name == "bookmark_jump" ? .bookmarkJump(id) : .bookmarkRemove(id)
         default:
             throw .unknownCommand(
                 "unknown command \"\(name)\"; commands: " + names.joined(separator: ", "))

@@ -31,6 +31,8 @@ struct QPlay: ParsableCommand {
             Shuffle.self, Update.self, Watch.self, Ping.self,
             // Level meter
             Meter.self,
+            // Bookmarks
+            BookmarkCommand.self, Bookmarks.self,
         ])
 
     static func main() {

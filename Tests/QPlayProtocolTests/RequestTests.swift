@@ -25,6 +25,8 @@ struct RequestTests {
         .volume(.delta(-5)), .mode(repeat: .one, shuffle: nil), .mode(repeat: nil, shuffle: true),
         .mode(repeat: .all, shuffle: false), .update(path: nil, wait: false), .update(path: "Rock", wait: true),
         .subscribe([.player]), .subscribe(Set(EventKind.allCases)),
+        .bookmarkAdd(name: nil), .bookmarkAdd(name: "Kapitel 2 – Ende"), .bookmarkList(track: nil),
+        .bookmarkList(track: 7), .bookmarkJump(3), .bookmarkRemove(4),
     ]
 
     @Test(arguments: everyCommand)
@@ -100,6 +102,10 @@ struct RequestTests {
         (#"{"cmd":"update","args":{"wait":"yes"}}"#, "true or false"),
         (#"{"cmd":"subscribe","args":{"events":[]}}"#, "at least one"),
         (#"{"cmd":"subscribe","args":{"events":["weather"]}}"#, "\"player\""),
+        (#"{"cmd":"bookmark_jump"}"#, "needs `bookmark`"),
+        (#"{"cmd":"bookmark_remove","args":{"bookmark":"one"}}"#, "bookmark"),
+        (#"{"cmd":"bookmark_add","args":{"name":3}}"#, "name"),
+        (#"{"cmd":"bookmark_list","args":{"entry":3}}"#, "entry"),
     ]
 
     @Test(arguments: badArguments)

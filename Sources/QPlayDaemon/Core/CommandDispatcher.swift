@@ -13,6 +13,8 @@ struct CommandDispatcher: RequestHandler {
     let startedAt: ContinuousClock.Instant
     /// nil where no level meter runs (tests of the dispatcher alone).
     var meter: LevelMeterService? = nil
+    /// nil where no state database is open (tests of the dispatcher alone).
+    var bookmarks: BookmarkService? = nil
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -138,7 +140,23 @@ struct CommandDispatcher: RequestHandler {
             let scan = await library.startScan(subpath: subpath)
             guard wait else { return .success(UpdateStarted()) }
             return .success(ScanTotals(try await scan.value))
+        // Bookmarks
+        case .bookmarkAdd(let name):
+            return .success(BookmarkAdded(bookmark: try await bookmarkService().add(name: name)))
+        case .bookmarkList(let track):
+            return .success(BookmarkList(bookmarks: try bookmarkService().list(track: track)))
+        case .bookmarkJump(let id):
+            try await bookmarkService().jump(id)
+            return .success(QPlayProtocol.Status(await player.snapshot()))
+        case .bookmarkRemove(let id):
+            try bookmarkService().remove(id)
+            return .empty
         }
+    }
+
+    private func bookmarkService() throws(ProtocolError) -> BookmarkService {
+        guard let bookmarks else { throw .unavailable("bookmarks need the state database") }
+        return bookmarks
     }
 
     /// The tracks an `add` names; an empty result is `no_match`, an unknown id or path

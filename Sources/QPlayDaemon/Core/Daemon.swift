@@ -90,7 +90,9 @@ public enum Daemon {
         let meter = LevelMeterService(audio: audio, events: events)
         let server = SocketServer(
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
-            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt, meter: meter),
+            handler: CommandDispatcher(
+                player: player, library: library, startedAt: startedAt, meter: meter,
+                bookmarks: BookmarkService(store: store, player: player, index: index)),
             logger: log, levelListeners: { meter.listenersChanged(to: $0) })
         events.subscribe(server)
         let mpd = MPDServer(

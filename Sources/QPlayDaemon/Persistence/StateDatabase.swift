@@ -9,7 +9,8 @@ import SystemPackage
 ///
 /// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
-/// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced), and
+/// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
+/// `bookmark` and `resume_point` (by track id), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -134,6 +135,25 @@ final class StateDatabase: Sendable {
                     ALTER TABLE player_settings ADD COLUMN single INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE player_settings ADD COLUMN consume INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE player_settings ADD COLUMN queue_version INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
+        migrator.registerMigration("v5") { db in
+            // Bookmarks and resume points, keyed by library track id (`BookmarkRows`).
+            try db.execute(
+                sql: """
+                    CREATE TABLE bookmark (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        track INTEGER NOT NULL,
+                        position REAL NOT NULL,
+                        name TEXT,
+                        created REAL NOT NULL
+                    );
+                    CREATE INDEX bookmark_track ON bookmark (track);
+                    CREATE TABLE resume_point (
+                        track INTEGER PRIMARY KEY,
+                        position REAL NOT NULL,
+                        saved_at REAL NOT NULL
+                    );
                     """)
         }
         return migrator

@@ -27,7 +27,8 @@ public final class StateStore: Sendable {
     /// (a damaged file, or one written by a newer qplayd), or nil. The daemon logs it.
     public let movedAside: MovedAsideFile?
 
-    private let database: StateDatabase
+    /// Also read and written by the bookmark rows (`StateStore+Bookmarks`).
+    let database: StateDatabase
     private let writer = DispatchQueue(label: "qplay.state-store")
     private let pending: Mutex<Pending>
     /// The rows as committed; nil when they must be read again (at first, after a failure).
