@@ -5,10 +5,14 @@ import Foundation
 public struct AudioLevel: Sendable, Equatable {
     public var rms: [Double]
     public var peak: [Double]
+    /// Counts the windows since metering was turned on (1 for the first): a reader that
+    /// polls tells a new reading from the same one read twice.
+    public var window: Int
 
-    public init(rms: [Double], peak: [Double]) {
+    public init(rms: [Double], peak: [Double], window: Int = 1) {
         self.rms = rms
         self.peak = peak
+        self.window = window
     }
 }
 

@@ -26,6 +26,7 @@ final class PlaybackChannel: Sendable {
         var levelRMS = [Double](repeating: LevelMeter.floor, count: LevelMeter.maxChannels)
         var levelPeak = [Double](repeating: LevelMeter.floor, count: LevelMeter.maxChannels)
         var levelChannels = 0
+        var levelWindows = 0
     }
 
     /// The snapshot's position advances with the clock from `since`, up to `limit`.
@@ -54,13 +55,18 @@ final class PlaybackChannel: Sendable {
             guard state.levelChannels > 0 else { return nil }
             return AudioLevel(
                 rms: Array(state.levelRMS[..<state.levelChannels]),
-                peak: Array(state.levelPeak[..<state.levelChannels]))
+                peak: Array(state.levelPeak[..<state.levelChannels]), window: state.levelWindows)
         }
     }
 
     func setMetering(_ on: Bool) {
         metering.store(on, ordering: .relaxed)
-        if !on { state.withLock { $0.levelChannels = 0 } }
+        if !on {
+            state.withLock {
+                $0.levelChannels = 0
+                $0.levelWindows = 0
+            }
+        }
     }
 
     func send(_ command: AudioPlayerCommand) {
@@ -139,6 +145,7 @@ final class PlaybackChannel: Sendable {
     func publishLevel(_ meter: inout LevelMeter) {
         state.withLock { state in
             state.levelChannels = meter.finish(rms: &state.levelRMS, peak: &state.levelPeak)
+            state.levelWindows += 1
         }
         levels.yield()
     }

@@ -73,28 +73,38 @@ import Testing
         let capture = try ALSACapture(in: dir)
         let harness = PlayerHarness(capture: capture, pacing: .automatic)
         let player = harness.player
+        // Polled from a thread of its own, not awaited: the async pool may be held by
+        // other tests that block, and a reading is told apart by its window number.
         let collected = Mutex<[AudioLevel]>([])
-        let collector = Task {
-            for await _ in player.levels {
-                if let level = player.level { collected.withLock { $0.append(level) } }
+        let done = Atomic<Bool>(false)
+        let poller = Thread {
+            while !done.load(ordering: .relaxed) {
+                if let level = player.level, level.window != collected.withLock({ $0.last?.window }) {
+                    collected.withLock { $0.append(level) }
+                }
+                usleep(5_000)
             }
         }
+        poller.start()
         player.setMetering(true)
         player.setVolume(volume)
         player.play(PlaybackItem(token: 1, path: .init(path)))
         try await harness.waitFor(.finished(token: 1))
-        // The last windows reach the collector after `finished`.
+        // The last windows are published after `finished`.
         try await Task.sleep(for: .milliseconds(300))
+        done.store(true, ordering: .relaxed)
         await harness.shutdown()
-        collector.cancel()
-        return Array(collected.withLock { $0 }.dropFirst(2))
+        let levels = collected.withLock { $0 }
+        // None read twice (a thread held off the CPU for a window may miss one).
+        #expect(Set(levels.map(\.window)).count == levels.count)
+        return Array(levels.dropFirst(2))
     }
 
     @Test func minusSixDBFSSineReadsAsItsLevel() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let levels = try await readings(of: try sine(in: dir, gain: -6), volume: 100, in: dir)
-        try #require(levels.count >= 20, "3 s at 10 readings a second: got \(levels.count)")
+        try #require(levels.count >= 15, "3 s at 10 readings a second: got \(levels.count)")
         // The last window may hold the file's last few milliseconds only.
         for level in levels.dropLast() {
             #expect(level.rms.count == 2)
@@ -111,7 +121,7 @@ import Testing
         let path = try sine(in: dir, gain: -6)
         let full = try await readings(of: path, volume: 100, in: dir)
         let half = try await readings(of: path, volume: 50, in: dir)
-        try #require(full.count >= 20 && half.count >= 20)
+        try #require(full.count >= 15 && half.count >= 15, "\(full.count), \(half.count) readings")
         // Volume 50 is (0.5)³ in Q15, as `SoftwareVolume` applies it.
         let curve = 20 * log10(Double(SoftwareVolume.gain(percent: 50)) / Double(SoftwareVolume.unity))
         #expect(abs(curve - -18.06) < 0.01)

@@ -47,25 +47,42 @@ final class LevelMeterService: Sendable {
     }
 
     /// A `status` is being answered: the meter runs for `askLease`; when it was off and
-    /// something plays, waits (up to `firstReadingWait`) for its first reading.
+    /// something plays, waits (up to `firstReadingWait`) for its first reading. A burst
+    /// of requests only moves the lease's end: one timer runs at a time.
     func asked() async {
         let until = ContinuousClock.now + Self.askLease
-        let wasOn = state.withLock { state in
+        let (wasOn, startTimer) = state.withLock { state in
             state.askedUntil = until
-            state.leaseEnd?.cancel()
-            state.leaseEnd = Task { [weak self] in
-                try? await Task.sleep(until: until)
-                guard !Task.isCancelled else { return }
-                self?.update()
-            }
-            return state.on
+            defer { if state.leaseEnd == nil { state.leaseEnd = Task { [weak self] in await self?.runLease() } } }
+            return (state.on, state.leaseEnd == nil)
         }
-        update()
+        if !wasOn || startTimer { update() }
         guard !wasOn, audio.snapshot.state == .playing else { return }
         let deadline = ContinuousClock.now + Self.firstReadingWait
         while audio.level == nil, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Sleeps until the lease ends (moved on by later requests meanwhile), then turns
+    /// the meter off unless someone subscribes.
+    private func runLease() async {
+        while true {
+            // Checked and ended in one step, so a request moving the end meanwhile
+            // either is seen here or starts a timer of its own.
+            let until = state.withLock { state -> ContinuousClock.Instant? in
+                if let until = state.askedUntil, ContinuousClock.now < until { return until }
+                state.leaseEnd = nil
+                return nil
+            }
+            guard let until else { break }
+            do {
+                try await Task.sleep(until: until)
+            } catch {
+                return
+            }
+        }
+        update()
     }
 
     private func update() {
