@@ -75,6 +75,9 @@ public struct AudioSnapshot: Sendable, Equatable {
 /// return at once and may be called from any thread.
 public final class AudioPlayer: Sendable {
     public let events: AsyncStream<AudioEvent>
+    /// Yields each time a level window was measured while metering is on (see
+    /// `setMetering`); read the value with `level`.
+    public let levels: AsyncStream<Void>
     private let channel: PlaybackChannel
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -86,12 +89,15 @@ public final class AudioPlayer: Sendable {
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .unbounded)
         events = stream
-        let channel = PlaybackChannel(events: continuation)
+        let (levelStream, levelContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        levels = levelStream
+        let channel = PlaybackChannel(events: continuation, levels: levelContinuation)
         self.channel = channel
         let stopped = self.stopped
         let thread = Thread {
             PlaybackLoop(channel: channel, makeOutput: makeOutput, decoders: decoders, tuning: tuning).run()
             continuation.finish()
+            levelContinuation.finish()
             stopped.signal()
         }
         thread.name = "qplay-audio"
@@ -133,6 +139,14 @@ public final class AudioPlayer: Sendable {
     public func endScan() { channel.send(.endScan) }
 
     public var snapshot: AudioSnapshot { channel.snapshot }
+
+    /// Level metering on the audio thread (RMS and peak per channel over
+    /// `PlaybackTuning.levelWindow` of the samples handed to the output, after volume).
+    /// Off, it costs nothing; turning it off forgets the last level.
+    public func setMetering(_ on: Bool) { channel.setMetering(on) }
+
+    /// The last level window measured since metering was turned on.
+    public var level: AudioLevel? { channel.level }
 
     /// Stops the thread: what is playing is played out to the device (at most its
     /// buffer), the output is closed, `events` finishes. Returns when the thread ended,

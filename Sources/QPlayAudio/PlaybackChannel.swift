@@ -22,6 +22,12 @@ final class PlaybackChannel: Sendable {
         var snapshot = AudioSnapshot()
         var running: RunningPosition?
         var shutDown = false
+        /// The last level window: the first `levelChannels` values of each list are
+        /// set, overwritten in place by the audio thread (no allocation there).
+        var levelRMS = [Double](repeating: LevelMeter.floor, count: LevelMeter.maxChannels)
+        var levelPeak = [Double](repeating: LevelMeter.floor, count: LevelMeter.maxChannels)
+        var levelChannels = 0
+        var levelWindows = 0
     }
 
     /// The snapshot's position advances with the clock from `since`, up to `limit`.
@@ -33,9 +39,35 @@ final class PlaybackChannel: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     let events: AsyncStream<AudioEvent>.Continuation
+    /// Whether the audio thread measures the level: read once per write there, so a
+    /// player no one listens to pays one relaxed load for it.
+    let metering = Atomic<Bool>(false)
+    /// Tells that a level window was measured (the newest only is kept).
+    let levels: AsyncStream<Void>.Continuation
 
-    init(events: AsyncStream<AudioEvent>.Continuation) {
+    init(events: AsyncStream<AudioEvent>.Continuation, levels: AsyncStream<Void>.Continuation) {
         self.events = events
+        self.levels = levels
+    }
+
+    /// The last level measured; nil when none was since metering was turned on.
+    var level: AudioLevel? {
+        state.withLock { state in
+            guard state.levelChannels > 0 else { return nil }
+            return AudioLevel(
+                rms: Array(state.levelRMS[..<state.levelChannels]),
+                peak: Array(state.levelPeak[..<state.levelChannels]), window: state.levelWindows)
+        }
+    }
+
+    func setMetering(_ on: Bool) {
+        metering.store(on, ordering: .relaxed)
+        if !on {
+            state.withLock {
+                $0.levelChannels = 0
+                $0.levelWindows = 0
+            }
+        }
     }
 
     func send(_ command: AudioPlayerCommand) {
@@ -108,6 +140,15 @@ final class PlaybackChannel: Sendable {
         }
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+    }
+
+    /// From the audio thread: a completed window, written into the shared lists in place.
+    func publishLevel(_ meter: inout LevelMeter) {
+        state.withLock { state in
+            state.levelChannels = meter.finish(rms: &state.levelRMS, peak: &state.levelPeak)
+            state.levelWindows += 1
+        }
+        levels.yield()
     }
 
     func emit(_ event: AudioEvent) {

@@ -56,6 +56,7 @@ final class PlaybackLoop {
     private var handed = HandedFrames()
     private var volume = SoftwareVolume()
     private var scratch: [Int32] = []
+    private var meter = LevelMeter()
     private var scan: ScanCursor?
     private var outputName = ""
 
@@ -353,18 +354,21 @@ final class PlaybackLoop {
         }
         let sampleCount = frames * first.format.channels
         let scaled = !volume.isUnity || first.gain != SoftwareVolume.unity
+        let metering = channel.metering.load(ordering: .relaxed)
         if chunks.count == 1 && !scaled {
             first.samples.withUnsafeBufferPointer {
                 encoder.encode($0, sourceBits: first.format.bits, scaled: false, as: openEncoding, into: &encoded)
+                if metering { measure($0, format: first.format) }
             }
         } else {
             gather(chunks, samples: sampleCount, scaled: scaled)
             scratch.withUnsafeBufferPointer {
-                encoder.encode(
-                    UnsafeBufferPointer(rebasing: $0[..<sampleCount]), sourceBits: first.format.bits, scaled: scaled,
-                    as: openEncoding, into: &encoded)
+                let samples = UnsafeBufferPointer(rebasing: $0[..<sampleCount])
+                encoder.encode(samples, sourceBits: first.format.bits, scaled: scaled, as: openEncoding, into: &encoded)
+                if metering { measure(samples, format: first.format) }
             }
         }
+        if !metering { meter.reset() }
         do {
             try encoded.withUnsafeBytes {
                 try output.write(UnsafeRawBufferPointer(rebasing: $0[..<(sampleCount * openEncoding.bytesPerSample)]))
@@ -398,6 +402,13 @@ final class PlaybackLoop {
         publish()
         for token in started { channel.emit(.started(token: token)) }
         if volume.takeFadeEnded() { channel.emit(.fadeEnded) }
+    }
+
+    /// The samples going to the output, as they go (after volume and item gain).
+    private func measure(_ samples: UnsafeBufferPointer<Int32>, format: AudioFormat) {
+        if meter.add(samples, channels: format.channels, rate: format.sampleRate, window: tuning.levelWindow) {
+            channel.publishLevel(&meter)
+        }
     }
 
     /// Copies `chunks` (of one item gain) into `scratch`, one after the other, with the

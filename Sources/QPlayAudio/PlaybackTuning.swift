@@ -23,6 +23,9 @@ public struct PlaybackTuning: Sendable {
     /// Output retries: the first after `retryFirst`, doubling up to `retryMax`.
     public var retryFirst: Duration = .milliseconds(250)
     public var retryMax: Duration = .seconds(5)
+    /// Seconds of output one level reading covers (when metering is on): about one
+    /// `writeBatch`, so about ten readings a second.
+    public var levelWindow: Double = 0.1
 
     public init() {}
 

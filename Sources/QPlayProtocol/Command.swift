@@ -51,7 +51,7 @@ public enum Command: Sendable, Hashable {
     /// At least one of the two is set.
     case mode(repeat: RepeatMode?, shuffle: Bool?)
     case update(path: String?, wait: Bool)
-    /// Never empty; `subscribe` without `events` means all kinds.
+    /// Never empty; `subscribe` without `events` means `EventKind.defaultSubscription`.
     case subscribe(Set<EventKind>)
 
     // Sleep timer and alarm clock (SPEC §9).
@@ -59,6 +59,13 @@ public enum Command: Sendable, Hashable {
     case alarmAdd(AlarmRequest)
     case alarmList
     case alarmRemove(Int64)
+    // Bookmarks
+    /// A bookmark at the current position, optionally named.
+    case bookmarkAdd(name: String?)
+    /// Every bookmark, or those of one track.
+    case bookmarkList(track: Int64?)
+    case bookmarkJump(Int64)
+    case bookmarkRemove(Int64)
 
     /// The `cmd` string.
     public var name: String {
@@ -90,6 +97,10 @@ public enum Command: Sendable, Hashable {
         case .alarmAdd: "alarm_add"
         case .alarmList: "alarm_list"
         case .alarmRemove: "alarm_remove"
+        case .bookmarkAdd: "bookmark_add"
+        case .bookmarkList: "bookmark_list"
+        case .bookmarkJump: "bookmark_jump"
+        case .bookmarkRemove: "bookmark_remove"
         }
     }
 
@@ -99,6 +110,7 @@ public enum Command: Sendable, Hashable {
         "play", "pause", "toggle", "stop", "next", "previous", "press", "release", "seek",
         "volume", "mode", "update", "subscribe",
         "sleep", "alarm_add", "alarm_list", "alarm_remove",
+        "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
@@ -151,6 +163,12 @@ public enum Command: Sendable, Hashable {
         case .subscribe(let kinds):
             let sorted = EventKind.allCases.filter(kinds.contains)
             return ["events": .array(sorted.map { .string($0.rawValue) })]
+        case .bookmarkAdd(let name):
+            return name.map { ["name": .string($0)] }
+        case .bookmarkList(let track):
+            return track.map { ["track": .integer($0)] }
+        case .bookmarkJump(let id), .bookmarkRemove(let id):
+            return ["bookmark": .integer(id)]
         }
     }
 }

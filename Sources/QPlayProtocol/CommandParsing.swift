@@ -109,22 +109,33 @@ extension Command {
             return .update(path: try reader.string("path"), wait: try reader.bool("wait") ?? false)
         case "subscribe":
             try reader.allowOnly(["events"])
-            guard let items = try reader.list("events") else { return .subscribe(Set(EventKind.allCases)) }
+            guard let items = try reader.list("events") else { return .subscribe(EventKind.defaultSubscription) }
+            let kindNames = EventKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             var kinds: Set<EventKind> = []
             for item in items {
                 guard case .string(let text) = item, let kind = EventKind(rawValue: text) else {
-                    throw .badRequest(
-                        "subscribe: `events` items must be among "
-                            + EventKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+                    throw .badRequest("subscribe: `events` items must be event kinds: \(kindNames)")
                 }
                 kinds.insert(kind)
             }
             if kinds.isEmpty {
-                throw .badRequest(
-                    "subscribe: `events` must name at least one of "
-                        + EventKind.allCases.map(\.rawValue).joined(separator: ", "))
+                throw .badRequest("subscribe: `events` must name at least one of \(kindNames)")
             }
             return .subscribe(kinds)
+        case "bookmark_add":
+            try reader.allowOnly(["name"])
+            let name = try reader.string("name")
+            if let name { try ArgumentReader.rejectNUL(name, command: "bookmark_add", argument: "`name`") }
+            return .bookmarkAdd(name: name)
+        case "bookmark_list":
+            try reader.allowOnly(["track"])
+            return .bookmarkList(track: try reader.integer("track"))
+        case "bookmark_jump", "bookmark_remove":
+            try reader.allowOnly(["bookmark"])
+            guard let id = try reader.integer("bookmark") else {
+                throw .badRequest("\(name): needs `bookmark`: a bookmark id (bookmark_list shows them)")
+            }
+            return name == "bookmark_jump" ? .bookmarkJump(id) : .bookmarkRemove(id)
         case "sleep":
             try reader.allowOnly(["after", "end_of_track", "cancel"])
             switch try reader.oneOf(["after", "end_of_track", "cancel"]) {

@@ -12,6 +12,14 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case storage
     /// An alarm's time came (it played, or says why it did not).
     case alarm
+
+    // Level meter
+    /// The output's level, about 10 times a second while playing; only when asked for.
+    case level
+
+    /// What `subscribe` without `events` subscribes to: every kind but `level`, whose
+    /// ten lines a second a client must ask for.
+    public static let defaultSubscription: Set<EventKind> = Set(allCases.filter { $0 != .level })
 }
 
 /// `storage` event data: why the player state cannot be saved, or null once it is saved
@@ -77,6 +85,7 @@ public enum Event: Sendable, Hashable {
     case error(SkippedEntry)
     case storage(StorageStatus)
     case alarm(AlarmFired)
+    case level(LevelReading)
 
     public var kind: EventKind {
         switch self {
@@ -86,6 +95,7 @@ public enum Event: Sendable, Hashable {
         case .error: .error
         case .storage: .storage
         case .alarm: .alarm
+        case .level: .level
         }
     }
 }
@@ -102,6 +112,7 @@ extension Event: Codable {
         case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
         case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
         case .alarm: self = .alarm(try container.decode(AlarmFired.self, forKey: .data))
+        case .level: self = .level(try container.decode(LevelReading.self, forKey: .data))
         }
     }
 
@@ -115,6 +126,7 @@ extension Event: Codable {
         case .error(let skipped): try container.encode(skipped, forKey: .data)
         case .storage(let storage): try container.encode(storage, forKey: .data)
         case .alarm(let fired): try container.encode(fired, forKey: .data)
+        case .level(let level): try container.encode(level, forKey: .data)
         }
     }
 }

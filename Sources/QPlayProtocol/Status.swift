@@ -63,13 +63,15 @@ public struct Status: Sendable, Hashable, Codable {
     public var replayGain: ReplayGainStatus?
     /// The sleep timer; nil when none is set.
     public var sleep: SleepStatus?
+    /// The output's last level reading while playing (`level` events); nil otherwise.
+    public var level: LevelReading?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
-        replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil
+        replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil, level: LevelReading? = nil
     ) {
         self.sleep = sleep
         self.state = state
@@ -89,6 +91,7 @@ public struct Status: Sendable, Hashable, Codable {
         self.output = output
         self.storageError = storageError
         self.replayGain = replayGain
+        self.level = level
     }
 
     enum CodingKeys: String, CodingKey {
@@ -97,6 +100,7 @@ public struct Status: Sendable, Hashable, Codable {
         case storageError = "storage_error"
         case replayGain = "replaygain"
         case sleep
+        case level
     }
 
     /// `single` and `consume` may be absent (a daemon from before they existed): off.
@@ -120,6 +124,7 @@ public struct Status: Sendable, Hashable, Codable {
         storageError = try container.decodeIfPresent(String.self, forKey: .storageError)
         replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
         sleep = try container.decodeIfPresent(SleepStatus.self, forKey: .sleep)
+        level = try container.decodeIfPresent(LevelReading.self, forKey: .level)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,5 +147,6 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(storageError, forKey: .storageError)
         try container.encode(replayGain, forKey: .replayGain)
         try container.encode(sleep, forKey: .sleep)
+        try container.encode(level, forKey: .level)
     }
 }

@@ -144,13 +144,14 @@ extension Status: WireDecodable {
             let output = object.required("output").flatMap(OutputStatus.init(wire:)),
             let storageError = object.optional("storage_error", WireObject.string),
             let replayGain = object.optional("replaygain", WireObject.wire(ReplayGainStatus.self)),
-            let sleep = object.optional("sleep", WireObject.wire(SleepStatus.self))
+            let sleep = object.optional("sleep", WireObject.wire(SleepStatus.self)),
+            let level = object.optional("level", WireObject.wire(LevelReading.self))
         else { return nil }
         self.init(
             state: state, track: track, entry: entry, index: index, position: position, duration: duration,
             queueLength: queueLength, queueModified: queueModified, volume: volume, repeat: repeatMode,
             shuffle: shuffle, single: single ?? false, consume: consume ?? false, seeking: seeking,
-            output: output, storageError: storageError, replayGain: replayGain, sleep: sleep)
+            output: output, storageError: storageError, replayGain: replayGain, sleep: sleep, level: level)
     }
 }
 

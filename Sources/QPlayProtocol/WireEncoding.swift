@@ -50,6 +50,7 @@ extension Status: WireEncodable {
         output.key("duration"); output.number(duration.map(Seconds.rounded)); output.comma()
         output.key("entry"); output.integer(entry); output.comma()
         output.key("index"); output.integer(index); output.comma()
+        output.key("level"); output.value(level); output.comma()
         output.key("output"); output.value(self.output); output.comma()
         output.key("position"); output.number(position.map(Seconds.rounded)); output.comma()
         output.key("queue_length"); output.integer(queueLength); output.comma()
@@ -172,6 +173,7 @@ extension Event: WireEncodable {
         case .alarm:
             // Written by JSONEncoder (see `AlarmFired`).
             output.exact = false
+        case .level(let level): output.value(level)
         }
         output.comma()
         output.key("event"); output.string(kind.rawValue)

@@ -31,6 +31,10 @@ struct QPlay: ParsableCommand {
             Shuffle.self, Update.self, Watch.self, Ping.self,
             // Sleep timer and alarm clock.
             SleepCommand.self, AlarmCommand.self, AlarmsCommand.self,
+            // Level meter
+            Meter.self,
+            // Bookmarks
+            BookmarkCommand.self, Bookmarks.self,
         ])
 
     static func main() {

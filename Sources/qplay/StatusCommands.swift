@@ -7,9 +7,9 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
             {position} {duration} {remaining} {state} {icon} {volume} {index} {queue_length} \
-            {file} ({icon}: ▶ playing, ⏸ paused); {{ and }} print literal braces, any other \
-            brace or name is a usage error; when stopped it prints just a newline (a status \
-            bar then hides the module).
+            {file} {meter} {level_db} ({icon}: ▶ playing, ⏸ paused); {{ and }} print literal \
+            braces, any other brace or name is a usage error; when stopped it prints just a \
+            newline (a status bar then hides the module).
             """)
     @Option(help: "A template with {placeholders}; {{ and }} are literal braces.") var format: String?
     @OptionGroup var options: ConnectionOptions

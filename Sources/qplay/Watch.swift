@@ -63,7 +63,7 @@ struct Watch: ParsableCommand {
     /// Prints until the connection ends or the daemon stops answering.
     private func follow(_ client: SocketClient, printer: inout LinePrinter) {
         do {
-            _ = try client.send(.subscribe([.player, .queue]))
+            _ = try client.send(.subscribe(StatusFormat.showsLevel(format) ? [.player, .queue, .level] : [.player, .queue]))
             var status = try client.send(.status).result(as: Status.self)
             var receivedAt = Clock.now()
             var pending = client.takePendingEvents()
@@ -82,6 +82,7 @@ struct Watch: ParsableCommand {
                     case .queue(let change):
                         status.queueLength = change.length
                         status.queueModified = change.modified
+                    case .level(let level): status.level = level
                     case .scan, .error, .storage, .alarm: break
                     }
                 }

@@ -63,11 +63,11 @@ struct ClientSupportTests {
 
     @Test func formatPlaceholders() {
         let template =
-            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{icon}|{volume}|{index}|{queue_length}|{file}|{{x}}"
+            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{icon}|{volume}|{index}|{queue_length}|{file}|{meter}|{level_db}|{{x}}"
         #expect(
             StatusFormat.render(template, status: sampleStatus)
-                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|▶|80|3|4|Artist/Album/01 Song.mp3|{x}")
-        #expect(Set(StatusFormat.placeholders).count == 16)
+                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|▶|80|3|4|Artist/Album/01 Song.mp3|||{x}")
+        #expect(Set(StatusFormat.placeholders).count == 18)
         var paused = sampleStatus
         paused.state = .paused
         #expect(StatusFormat.render("{icon} {title}", status: paused) == "⏸ Song")
@@ -90,6 +90,24 @@ struct ClientSupportTests {
         let plain = WaybarLine(status: status, format: nil)
         #expect(plain.text == "Simon &amp; Garfunkel – Rock &amp; Roll &lt;Live&gt;")
         #expect(plain.tooltip.hasPrefix("Rock &amp; Roll &lt;Live&gt;\nSimon &amp; Garfunkel — Live\n"))
+    }
+
+    @Test func levelPlaceholders() {
+        var status = sampleStatus
+        #expect(StatusFormat.render("[{meter}] {level_db}", status: status) == "[] ")
+        status.level = LevelReading(rmsDB: [-9.03, -12.5], peakDB: [-6.0, -8.0])
+        // The louder channel; −9.03 on −60…0 dB over 8 cells is 54 of 64 eighths.
+        #expect(StatusFormat.render("[{meter}] {level_db}", status: status) == "[██████▊ ] -9.0")
+        status.level = LevelReading(rmsDB: [-160, -160], peakDB: [-160, -160])
+        #expect(StatusFormat.render("[{meter}] {level_db}", status: status) == "[        ] -inf")
+        status.level = LevelReading(rmsDB: [0], peakDB: [0])
+        #expect(StatusFormat.render("{meter}", status: status) == "████████")
+        #expect(StatusFormat.showsLevel("{title} {meter}"))
+        #expect(StatusFormat.showsLevel("{level_db}"))
+        #expect(!StatusFormat.showsLevel("{title} {{meter}}"))
+        #expect(!StatusFormat.showsLevel(nil))
+        #expect(LevelBar.text(-0.04) == "0.0")
+        #expect(LevelBar.text(-12.35) == "-12.4" || LevelBar.text(-12.35) == "-12.3")
     }
 
     /// Found by the status-format fuzz target: the text before an unclosed `{` came out

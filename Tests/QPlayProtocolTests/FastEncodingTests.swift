@@ -63,6 +63,20 @@ struct FastEncodingTests {
         try expectSame(fired)
     }
 
+    @Test func levels() throws {
+        var status = sampleStatus
+        status.level = LevelReading(rmsDB: [-9.03, -160], peakDB: [-6, 0])
+        #expect(fast(status) != nil)
+        try expectSame(status)
+        let level = Event.level(LevelReading(rmsDB: [-3.01, -12.5], peakDB: [0, -1]))
+        #expect(fast(level) != nil)
+        try expectSame(level)
+        try expectSame(Event.level(LevelReading(rmsDB: [-20], peakDB: [-14.25])))
+        try expectSame(Event.level(LevelReading(rmsDB: [-0.0], peakDB: [-0.0])))
+        #expect(try WireCoding.decode(Status.self, from: WireCoding.line(status)).level == status.level)
+        #expect(Status(wire: JSONInput.value(from: WireCoding.line(status), complete: true)!)?.level == status.level)
+    }
+
     @Test func manyNumbersAsTimesAndRates() throws {
         var generator = SystemRandomNumberGenerator()
         for step in 0..<3000 {

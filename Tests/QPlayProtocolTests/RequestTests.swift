@@ -32,6 +32,8 @@ struct RequestTests {
                 time: "06:30:15", days: ["mon", "fri"], selection: .query([Predicate(.album, .contains, "dawn")]),
                 volume: 40, fadeIn: 30)),
         .alarmAdd(AlarmRequest(time: "22:00", selection: .ids([4, 2]), fadeIn: 2.5)),
+        .bookmarkAdd(name: nil), .bookmarkAdd(name: "Kapitel 2 – Ende"), .bookmarkList(track: nil),
+        .bookmarkList(track: 7), .bookmarkJump(3), .bookmarkRemove(4),
     ]
 
     @Test(arguments: everyCommand)
@@ -58,7 +60,9 @@ struct RequestTests {
     @Test func argsMayBeOmittedOrEmpty() throws {
         #expect(try command(#"{"id":1,"cmd":"status","args":{}}"#) == .status)
         #expect(try command(#"{"id":1,"cmd":"status"}"#) == .status)
-        #expect(try command(#"{"id":1,"cmd":"subscribe"}"#) == .subscribe(Set(EventKind.allCases)))
+        // Every kind but `level`, which a client must name.
+        #expect(try command(#"{"id":1,"cmd":"subscribe"}"#) == .subscribe(Set(EventKind.allCases).subtracting([.level])))
+        #expect(try command(#"{"id":1,"cmd":"subscribe","args":{"events":["level"]}}"#) == .subscribe([.level]))
     }
 
     @Test func malformedLinesAreBadRequests() {
@@ -105,6 +109,10 @@ struct RequestTests {
         (#"{"cmd":"update","args":{"wait":"yes"}}"#, "true or false"),
         (#"{"cmd":"subscribe","args":{"events":[]}}"#, "at least one"),
         (#"{"cmd":"subscribe","args":{"events":["weather"]}}"#, "\"player\""),
+        (#"{"cmd":"bookmark_jump"}"#, "needs `bookmark`"),
+        (#"{"cmd":"bookmark_remove","args":{"bookmark":"one"}}"#, "bookmark"),
+        (#"{"cmd":"bookmark_add","args":{"name":3}}"#, "name"),
+        (#"{"cmd":"bookmark_list","args":{"entry":3}}"#, "entry"),
     ]
 
     @Test(arguments: badArguments)

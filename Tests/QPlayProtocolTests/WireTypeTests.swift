@@ -72,13 +72,14 @@ struct WireTypeTests {
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
             "volume", "repeat", "shuffle", "single", "consume", "seeking", "output", "storage_error", "replaygain",
-            "sleep",
+            "sleep", "level",
         ])
         #expect(fields["sleep"] == .null)
         var sleeping = sampleStatus
         sleeping.sleep = SleepStatus(remaining: 90.1234, endOfTrack: false)
         #expect(try object(sleeping)["sleep"] == .object(["remaining": .number(90.123), "end_of_track": .bool(false)]))
         #expect(try WireCoding.decode(Status.self, from: WireCoding.line(sleeping)).sleep?.remaining == 90.123)
+        #expect(fields["level"] == .null)
         #expect(fields["single"] == .bool(false))
         #expect(fields["consume"] == .bool(false))
         var modes = sampleStatus

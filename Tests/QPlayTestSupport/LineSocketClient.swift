@@ -112,6 +112,14 @@ public final class LineSocketClient {
         return object
     }
 
+    /// The next line if one arrives within `seconds`, else nil.
+    public func readLineIfAny(within seconds: Double) throws -> String? {
+        if pending.contains(10) { return try readLine() }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return nil }
+        return try readLine()
+    }
+
     /// Sends a request and returns the response with the same id, skipping events.
     public func request(_ cmd: String, _ args: [String: Any]? = nil, id: Int = Int.random(in: 1...1_000_000))
         throws -> [String: Any]

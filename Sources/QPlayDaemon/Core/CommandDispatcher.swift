@@ -12,6 +12,10 @@ struct CommandDispatcher: RequestHandler {
     let library: LibraryService
     let startedAt: ContinuousClock.Instant
     let alarms: AlarmService
+    /// nil where no level meter runs (tests of the dispatcher alone).
+    var meter: LevelMeterService? = nil
+    /// nil where no state database is open (tests of the dispatcher alone).
+    var bookmarks: BookmarkService? = nil
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -39,6 +43,7 @@ struct CommandDispatcher: RequestHandler {
         case .ping, .subscribe:
             return .empty
         case .status:
+            await meter?.asked()
             return .success(QPlayProtocol.Status(await player.snapshot()))
         case .stats:
             let stats = try index.statistics()
@@ -153,8 +158,23 @@ struct CommandDispatcher: RequestHandler {
             return .success(AlarmList(alarms: await alarms.list()))
         case .alarmRemove(let id):
             try await alarms.remove(id)
+        // Bookmarks
+        case .bookmarkAdd(let name):
+            return .success(BookmarkAdded(bookmark: try await bookmarkService().add(name: name)))
+        case .bookmarkList(let track):
+            return .success(BookmarkList(bookmarks: try bookmarkService().list(track: track)))
+        case .bookmarkJump(let id):
+            try await bookmarkService().jump(id)
+            return .success(QPlayProtocol.Status(await player.snapshot()))
+        case .bookmarkRemove(let id):
+            try bookmarkService().remove(id)
             return .empty
         }
+    }
+
+    private func bookmarkService() throws(ProtocolError) -> BookmarkService {
+        guard let bookmarks else { throw .unavailable("bookmarks need the state database") }
+        return bookmarks
     }
 
     /// The tracks an `add` names; an empty result is `no_match`, an unknown id or path

@@ -1,3 +1,4 @@
+import QPlayAudio
 import QPlayModel
 
 /// A change the services tell every frontend of, in the model's terms; each frontend
@@ -13,6 +14,8 @@ enum CoreEvent: Sendable, Equatable {
     case error(entry: QueueEntry, reason: String)
     /// Saving the player state started failing (why), or works again (nil).
     case storage(String?)
+    /// The output's level while playing (only while metering is on).
+    case level(AudioLevel)
     /// An alarm's time came: it played, or `skipped` says why not.
     case alarm(AlarmFiring)
 }

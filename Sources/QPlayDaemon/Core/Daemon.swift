@@ -90,10 +90,13 @@ public enum Daemon {
         let alarms = AlarmService(
             store: store, player: player, index: index, events: events, log: log,
             clockOffset: configuration.wallClockOffset)
+        let meter = LevelMeterService(audio: audio, events: events)
         let server = SocketServer(
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
-            handler: CommandDispatcher(player: player, library: library, startedAt: startedAt, alarms: alarms),
-            logger: log)
+            handler: CommandDispatcher(
+                player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
+                bookmarks: BookmarkService(store: store, player: player, index: index)),
+            logger: log, levelListeners: { meter.listenersChanged(to: $0) })
         events.subscribe(server)
         let mpd = MPDServer(
             configuration: .init(
@@ -114,6 +117,7 @@ public enum Daemon {
             } ?? saved.state.position
         } ?? 0
         await player.start(restoredPosition: restoredPosition)
+        let levels = meter.start()
         do {
             try await server.start()
         } catch {
@@ -157,6 +161,8 @@ public enum Daemon {
         await alarms.shutdown()
         await mpd.shutdown()
         await server.shutdown()
+        meter.stop()
+        levels.cancel()
         await player.shutdown()
         signals.cancel()
         lock.release(removingSocket: true)

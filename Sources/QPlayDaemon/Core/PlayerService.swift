@@ -138,7 +138,8 @@ actor PlayerService {
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
             replayGainMode: replayGain.mode,
             replayGain: token.flatMap { replayGainChoices[$0] },
-            sleep: sleep)
+            sleep: sleep,
+            level: status.state == .playing && snapshot.state == .playing ? audio.level : nil)
     }
 
     /// The engine read where it is stored. A getter called on the stored property copies

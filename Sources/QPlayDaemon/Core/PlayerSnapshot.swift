@@ -1,3 +1,4 @@
+import QPlayAudio
 import QPlayEngine
 import QPlayModel
 
@@ -18,11 +19,13 @@ struct PlayerSnapshot: Sendable, Equatable {
     var replayGain: ReplayGainSettings.Choice?
     /// The sleep timer: seconds until it acts, and whether it waits for the track end.
     var sleep: (remaining: Double, endOfTrack: Bool)?
+    /// The output's last level reading while playing (nil while metering is off).
+    var level: AudioLevel? = nil
 
     static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
         lhs.status == rhs.status && lhs.outputName == rhs.outputName && lhs.outputError == rhs.outputError
             && lhs.storageError == rhs.storageError && lhs.replayGainMode == rhs.replayGainMode
             && lhs.replayGain == rhs.replayGain && lhs.sleep?.remaining == rhs.sleep?.remaining
-            && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack
+            && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack && lhs.level == rhs.level
     }
 }

@@ -1,3 +1,4 @@
+import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
@@ -41,7 +42,8 @@ extension QPlayProtocol.Status {
             replayGain: ReplayGainStatus(
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
                 source: snapshot.replayGain?.source.rawValue),
-            sleep: snapshot.sleep.map { SleepStatus(remaining: $0.remaining, endOfTrack: $0.endOfTrack) })
+            sleep: snapshot.sleep.map { SleepStatus(remaining: $0.remaining, endOfTrack: $0.endOfTrack) },
+            level: snapshot.level.map(LevelReading.init))
     }
 }
 
@@ -61,7 +63,15 @@ extension QPlayProtocol.Event {
             self = .storage(StorageStatus(error: error))
         case .alarm(let firing):
             self = .alarm(AlarmFired(alarm: firing.id, time: firing.time, due: firing.due, skipped: firing.skipped))
+        case .level(let level):
+            self = .level(LevelReading(level))
         }
+    }
+}
+
+extension LevelReading {
+    init(_ level: AudioLevel) {
+        self.init(rmsDB: level.rms, peakDB: level.peak)
     }
 }
 

@@ -38,7 +38,7 @@ struct MPDEventTranslator {
         case .error:
             // The skipped entry's track change comes as a player event of its own.
             return .player
-        case .storage, .alarm:
+        case .storage, .alarm, .level:
             // An alarm that plays changes the player, which comes as a player event.
             return []
         }

@@ -10,7 +10,8 @@ import SystemPackage
 /// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
 /// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
-/// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), and
+/// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), `bookmark` and
+/// `resume_point` (by track id), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -150,6 +151,25 @@ final class StateDatabase: Sendable {
                         volume INTEGER,
                         fade_in REAL,
                         next_due REAL NOT NULL
+                    );
+                    """)
+        }
+        migrator.registerMigration("v5") { db in
+            // Bookmarks and resume points, keyed by library track id (`BookmarkRows`).
+            try db.execute(
+                sql: """
+                    CREATE TABLE bookmark (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        track INTEGER NOT NULL,
+                        position REAL NOT NULL,
+                        name TEXT,
+                        created REAL NOT NULL
+                    );
+                    CREATE INDEX bookmark_track ON bookmark (track);
+                    CREATE TABLE resume_point (
+                        track INTEGER PRIMARY KEY,
+                        position REAL NOT NULL,
+                        saved_at REAL NOT NULL
                     );
                     """)
         }

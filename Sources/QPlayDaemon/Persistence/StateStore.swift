@@ -27,7 +27,7 @@ public final class StateStore: Sendable {
     /// (a damaged file, or one written by a newer qplayd), or nil. The daemon logs it.
     public let movedAside: MovedAsideFile?
 
-    /// Internal for the tables beside the player state (`StateStore+Alarms`).
+    /// Internal for the tables beside the player state (`StateStore+Alarms`, `StateStore+Bookmarks`).
     let database: StateDatabase
     private let writer = DispatchQueue(label: "qplay.state-store")
     private let pending: Mutex<Pending>

@@ -75,11 +75,21 @@ public final class SocketServer: Sendable {
     /// Held while event and subscribe-response lines are queued for writing, so events
     /// leave in publishing order and a subscriber sees none before its `{}`.
     private let delivery = Mutex(())
+    /// Told how many connections subscribe to `level` whenever that may have changed.
+    private let levelListeners: @Sendable (Int) -> Void
 
-    public init(configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server")) {
+    public init(
+        configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server"),
+        levelListeners: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
+        self.levelListeners = levelListeners
+    }
+
+    private func reportLevelListeners() {
+        levelListeners(state.withLock { state in state.clients.values.count(where: { $0.subscriptions.contains(.level) }) })
     }
 
     /// Number of open client connections.
@@ -222,7 +232,8 @@ public final class SocketServer: Sendable {
             greeting: Greeting(version: configuration.version).encodedLine(), lineLimit: configuration.lineLimit,
             unwritableTimeout: TimeAmount(configuration.unwritableTimeout), logger: logger,
             onClose: { [self] heldFullOutput in
-                _ = self.state.withLock { $0.clients.removeValue(forKey: id) }
+                let left = self.state.withLock { $0.clients.removeValue(forKey: id) }
+                if left?.subscriptions.contains(.level) == true { self.reportLevelListeners() }
                 // Its buffered responses were just freed; glibc would keep the pages.
                 if heldFullOutput { self.memory.queryAnswered() }
             })
@@ -259,6 +270,7 @@ public final class SocketServer: Sendable {
                             state.withLock { $0.clients[id]?.subscriptions = kinds }
                             write(reply, to: channel)
                         }
+                        reportLevelListeners()
                         continue
                     }
                     let response: Response

@@ -6,6 +6,13 @@ public enum Listing {
         return track.title
     }
 
+    /// `ID  M:SS  Artist – Title  “name”`: a row of `qplay bookmarks`.
+    public static func bookmarkRow(_ bookmark: Bookmark) -> String {
+        var row = "\(bookmark.bookmark)  \(TimeText.format(bookmark.position))  \(trackName(bookmark.track))"
+        if let name = bookmark.name, !name.isEmpty { row += "  “\(name)”" }
+        return row
+    }
+
     /// One queue row per entry, 1-based, `▶` on the playing entry; then a note when the
     /// queue is modified and not yet installed.
     public static func queue(_ queue: Queue) -> [String] {

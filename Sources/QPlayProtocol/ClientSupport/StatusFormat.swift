@@ -3,7 +3,18 @@ public enum StatusFormat {
     public static let placeholders = [
         "title", "artist", "album", "album_artist", "track", "year", "genre", "position", "duration",
         "remaining", "state", "icon", "volume", "index", "queue_length", "file",
+        // Level meter
+        "meter", "level_db",
     ]
+
+    /// Width of `{meter}` in characters.
+    public static let meterWidth = 8
+
+    /// Whether a template shows the level (a watch then subscribes to `level` events).
+    public static func showsLevel(_ template: String?) -> Bool {
+        guard let template, let pieces = try? pieces(of: template) else { return false }
+        return pieces.contains { $0 == .placeholder("meter") || $0 == .placeholder("level_db") }
+    }
 
     /// What is wrong with a template; the message says where and how to fix it.
     public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -114,6 +125,8 @@ public enum StatusFormat {
         case "index": return status.index.map { "\($0 + 1)" } ?? ""
         case "queue_length": return "\(status.queueLength)"
         case "file": return track?.path ?? ""
+        case "meter": return status.level.map { LevelBar.render($0.loudestRMS, width: meterWidth) } ?? ""
+        case "level_db": return status.level.map { LevelBar.text($0.loudestRMS) } ?? ""
         default: return nil
         }
     }

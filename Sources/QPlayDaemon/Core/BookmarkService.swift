@@ -1,0 +1,78 @@
+import Foundation
+import QPlayEngine
+import QPlayLibrary
+import QPlayModel
+import QPlayProtocol
+
+/// Named moments in tracks, kept in the state database by library track id. A rescan
+/// keeps a track's id while its file stays, so bookmarks survive it; a bookmark whose
+/// track has left the library is forgotten the next time bookmarks are listed or
+/// jumped to.
+struct BookmarkService: Sendable {
+    let store: StateStore
+    let player: PlayerService
+    let index: LibraryIndex
+
+    /// A bookmark at the current track's position; nothing current is `bad_request`.
+    func add(name: String?) async throws -> Int64 {
+        let snapshot = await player.snapshot()
+        guard let track = snapshot.status.track else {
+            throw ProtocolError.badRequest("bookmark_add: nothing is playing or paused to bookmark")
+        }
+        return try store.addBookmark(track: track.id, position: snapshot.status.position, name: name)
+    }
+
+    /// Oldest first, of the tracks the library still has.
+    func list(track: Int64?) throws -> [Bookmark] {
+        let stored = try store.bookmarks(track: track)
+        let ids = Set(stored.map(\.track))
+        let tracks = Dictionary(
+            try index.tracks(ids: Array(ids)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try store.forgetTracks(Array(ids.subtracting(tracks.keys)))
+        return stored.compactMap { bookmark in tracks[bookmark.track].map { Self.wire(bookmark, track: $0) } }
+    }
+
+    func remove(_ id: Int64) throws {
+        guard try store.removeBookmark(id) else { throw ProtocolError.notFound("no bookmark \(id)") }
+    }
+
+    /// Plays the bookmark's track from its position: its entry when the queue has it
+    /// (the current one first, else the first), else a new entry right after the
+    /// playing one.
+    func jump(_ id: Int64) async throws {
+        guard let bookmark = try store.bookmarks().first(where: { $0.id == id }) else {
+            throw ProtocolError.notFound("no bookmark \(id)")
+        }
+        guard let track = try index.tracks(ids: [bookmark.track]).first else {
+            try store.forgetTracks([bookmark.track])
+            throw ProtocolError.notFound("the track of bookmark \(id) is no longer in the library")
+        }
+        try await player.perform { engine, now, position throws(EngineError) in
+            var output = EngineOutput()
+            let queue = engine.queue
+            let entry: EntryID
+            if let current = queue.current, queue.entries.contains(where: { $0.id == current && $0.track.id == track.id }) {
+                entry = current
+            } else if let queued = queue.entries.first(where: { $0.track.id == track.id }) {
+                entry = queued.id
+            } else {
+                let after = queue.current.flatMap { current in queue.entries.firstIndex { $0.id == current } }
+                let added = try engine.add(
+                    [track], at: after.map { $0 + 1 }, startsWhenEmpty: false, now: now, position: position)
+                output.append(added.output)
+                entry = added.entries[0]
+            }
+            output.append(try engine.jump(entry: entry, now: now, position: position))
+            output.append(try engine.seek(to: bookmark.position, now: now, position: 0))
+            return output
+        }
+    }
+
+    static func wire(_ bookmark: StoredBookmark, track: QPlayModel.Track) -> Bookmark {
+        let created = Date(timeIntervalSince1970: bookmark.created)
+            .formatted(Date.ISO8601FormatStyle(timeZone: TimeZone.current))
+        return Bookmark(
+            bookmark: bookmark.id, track: QPlayProtocol.Track(track), position: bookmark.position, name: bookmark.name,
+            created: created)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// A stored bookmark: `created` in seconds since 1970.
+struct StoredBookmark: Sendable, Equatable {
+    var id: Int64
+    var track: Int64
+    var position: Double
+    var name: String?
+    var created: Double
+}
+
+/// Bookmarks and resume points in the state database, by library track id. Each call
+/// is one transaction, committed before it returns.
+extension StateStore {
+    func addBookmark(track: Int64, position: Double, name: String?) throws -> Int64 {
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT INTO bookmark (track, position, name, created) VALUES (?, ?, ?, ?)",
+                arguments: [track, position, name, Date().timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Oldest first; of one track when given.
+    func bookmarks(track: Int64? = nil) throws -> [StoredBookmark] {
+        try database.read { db in
+            let rows =
+                if let track {
+                    try Row.fetchAll(db, sql: "SELECT * FROM bookmark WHERE track = ? ORDER BY id", arguments: [track])
+                } else {
+                    try Row.fetchAll(db, sql: "SELECT * FROM bookmark ORDER BY id")
+                }
+            return rows.map { row in
+                StoredBookmark(
+                    id: row["id"], track: row["track"], position: row["position"], name: row["name"],
+                    created: row["created"])
+            }
+        }
+    }
+
+    /// Whether there was such a bookmark.
+    func removeBookmark(_ id: Int64) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM bookmark WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Forgets the bookmarks and resume points of tracks the library no longer has.
+    func forgetTracks(_ tracks: [Int64]) throws {
+        guard !tracks.isEmpty else { return }
+        try database.write { db in
+            for track in tracks {
+                try db.execute(sql: "DELETE FROM bookmark WHERE track = ?", arguments: [track])
+                try db.execute(sql: "DELETE FROM resume_point WHERE track = ?", arguments: [track])
+            }
+        }
+    }
+
+    // MARK: Resume points
+
+    func resumePoints() throws -> [Int64: Double] {
+        try database.read { db in
+            var points: [Int64: Double] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT track, position FROM resume_point") {
+                points[row["track"]] = row["position"]
+            }
+            return points
+        }
+    }
+
+    /// Sets (or, with nil, clears) the resume point of `track`.
+    func setResumePoint(track: Int64, position: Double?) throws {
+        try database.write { db in
+            if let position {
+                try db.execute(
+                    sql: """
+                        INSERT INTO resume_point (track, position, saved_at) VALUES (?, ?, ?)
+                        ON CONFLICT(track) DO UPDATE SET position = excluded.position, saved_at = excluded.saved_at
+                        """,
+                    arguments: [track, position, Date().timeIntervalSince1970])
+            } else {
+                try db.execute(sql: "DELETE FROM resume_point WHERE track = ?", arguments: [track])
+            }
+        }
+    }
+}
