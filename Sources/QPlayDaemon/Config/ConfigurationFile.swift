@@ -30,6 +30,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var replayGainPreamp: Double?
     var mpdListen: [MPDAddress]?
     var mpdPassword: String?
+    var mpris: Bool?
 
     init(path: FilePath) {
         self.path = path
@@ -94,6 +95,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .replayGainPreamp: file.replayGainPreamp = try reader.number(in: ReplayGainSettings.preampRange)
             case .mpdListen: file.mpdListen = try reader.mpdAddresses()
             case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
+            case .mpris: file.mpris = try reader.boolean()
             }
         }
         return file

@@ -22,6 +22,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case replayGainPreamp = "replaygain_preamp"
     case mpdListen = "mpd_listen"
     case mpdPassword = "mpd_password"
+    case mpris
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -68,6 +69,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "array of strings; default [] (off). Addresses the MPD protocol is served on: HOST:PORT or an absolute Unix socket path. --mpd replaces the list."
         case .mpdPassword:
             "string; default none. The password MPD clients send before any other command; required when mpd_listen has a TCP address other than loopback."
+        case .mpris:
+            "boolean; default true. Serve MPRIS (media keys, playerctl, desktop widgets) on the D-Bus session bus when DBUS_SESSION_BUS_ADDRESS is set. --no-mpris turns it off."
         }
     }
 }

@@ -90,6 +90,7 @@ extension DaemonConfiguration {
             configuration.watch = file.watch ?? Defaults.watch
             configuration.watchRescan = file.watchRescan ?? Defaults.watchRescan
             configuration.watchLimit = file.watchLimit
+            configuration.mpris = file.mpris ?? Defaults.mpris
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
@@ -104,6 +105,7 @@ extension DaemonConfiguration {
         }
         if let level = overrides.logLevel { configuration.logLevel = level }
         if overrides.noWatch { configuration.watch = false }
+        if overrides.noMPRIS { configuration.mpris = false }
         configuration.mpdListen = file?.mpdListen ?? []
         configuration.mpdPassword = file?.mpdPassword
         if let flags = overrides.mpdListen {
