@@ -227,6 +227,65 @@ struct MPRISTests {
         #expect(follow.line { $0 == "Gamma" }.line == "Gamma")
     }
 
+    @Test func seekedFollowsEveryJumpWhoeverMadeIt() throws {
+        let music = try Self.music()
+        defer { music.remove() }
+        let bus = SessionBus()
+        try bus.start()
+        let daemon = try Self.daemon(on: bus, music: music, arguments: ["--config", try Self.tapConfig(music)])
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        let ctl = Playerctl(bus: bus)
+        try daemon.qplayOK("add", "--where", "album=Bus Album")
+        try waitUntil("qplay is on the bus") { try ctl.run("-p", "qplay", "status") == "Playing" }
+        let monitor = try LineReadingProcess(
+            URL(fileURLWithPath: "/usr/bin/gdbus"),
+            ["monitor", "--session", "--dest", "org.mpris.MediaPlayer2.qplay", "--object-path", "/org/mpris/MediaPlayer2"],
+            environment: bus.environment)
+        defer { monitor.terminate() }
+        #expect(monitor.nextLine()?.contains("Monitoring signals") == true)
+        // gdbus prints `…Player.Seeked (int64 10000000,)`: the position in µs.
+        func nextSeek() -> Double? {
+            guard let line = monitor.line(where: { $0.contains(".Seeked (") }).line,
+                let number = line.split(separator: "int64 ").last?.prefix(while: \.isNumber)
+            else { return nil }
+            return Double(number).map { $0 / 1_000_000 }
+        }
+
+        try ctl.run("-p", "qplay", "position", "10")
+        let bySetPosition = try #require(nextSeek())
+        #expect(bySetPosition >= 10 && bySetPosition < 12, "\(bySetPosition)")
+        try ctl.run("-p", "qplay", "position", "5+")
+        let bySeek = try #require(nextSeek())
+        #expect(bySeek >= 15 && bySeek < 18, "\(bySeek)")
+        // Another frontend's seek.
+        try daemon.qplayOK("seek", "25")
+        let byQplay = try #require(nextSeek())
+        #expect(byQplay >= 25 && byQplay < 28, "\(byQplay)")
+        // Previous after 3 s restarts the track.
+        try ctl.run("-p", "qplay", "previous")
+        let restart = try #require(nextSeek())
+        #expect(restart < 2, "\(restart)")
+        #expect(title(try daemon.qplayJSON("status")) == "Alpha")
+        // A hold of next scans; its end is a jump.
+        try daemon.qplayOK("press", "next")
+        try waitUntil("the hold scans") { try daemon.qplayJSON("status")["seeking"] as? String == "forward" }
+        usleep(1_000_000)
+        try daemon.qplayOK("release", "next")
+        let afterScan = try #require(nextSeek())
+        let position = try #require(number(try daemon.qplayJSON("status")["position"]))
+        #expect(afterScan > 2 && abs(afterScan - position) < 2, "Seeked \(afterScan), status \(position)")
+    }
+
+    /// A config with a short tap threshold (holds start soon) beside the music.
+    static func tapConfig(_ music: TemporaryDirectory) throws -> String {
+        let path = music.appending("tap.toml")
+        try music.write(Array("tap_threshold_ms = 200\n".utf8), to: path)
+        return path.string
+    }
+
     @Test func aBusThatDiesDoesNotStopPlaybackAndANewOneIsServed() throws {
         let music = try Self.music()
         defer { music.remove() }

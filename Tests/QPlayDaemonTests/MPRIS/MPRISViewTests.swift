@@ -59,7 +59,8 @@ struct MPRISViewTests {
                 status: status, skips: engine.skipsAvailable, metadata: metadata, takenAt: start + .seconds(seconds))
         }
         let first = view(5, after: 0)
-        #expect(first.playbackStatus == "Playing" && first.canGoNext && !first.canGoPrevious)
+        // On the first entry, Previous restarts the track: it can still be sent.
+        #expect(first.playbackStatus == "Playing" && first.canGoNext && first.canGoPrevious)
         // The clock moved on with the track: no jump.
         #expect(!view(7, after: 2).seeked(since: first))
         #expect(view(20, after: 2).seeked(since: first))
@@ -71,8 +72,7 @@ struct MPRISViewTests {
         _ = engine.setRepeat(.one, now: .zero, position: 5)
         _ = engine.pause(now: .zero, position: 5)
         let paused = view(5, after: 0)
-        // With repeat on, Previous from the first entry wraps to the last one.
-        #expect(paused.changedProperties(since: first) == ["PlaybackStatus", "LoopStatus", "Volume", "CanGoPrevious"])
+        #expect(paused.changedProperties(since: first) == ["PlaybackStatus", "LoopStatus", "Volume"])
         #expect(paused.loopStatus == "Track" && paused.volume == 0.4)
         // Paused, the position stays: any move is a jump.
         #expect(view(5, after: 3).seeked(since: paused) == false)
@@ -83,5 +83,12 @@ struct MPRISViewTests {
         #expect(second.changedProperties(since: paused).contains("Metadata"))
         #expect(second.canGoPrevious)
         #expect(!second.seeked(since: paused), "another entry is a track change, not a seek")
+
+        // Stopped on the first entry without repeat, Previous has nothing to do.
+        _ = try engine.jump(index: 0, now: .zero, position: 0)
+        _ = engine.setRepeat(.off, now: .zero, position: 0)
+        _ = engine.stop(now: .zero, position: 0)
+        let stopped = view(0, after: 0)
+        #expect(!stopped.canGoPrevious && stopped.canGoNext && !stopped.canSeek)
     }
 }
