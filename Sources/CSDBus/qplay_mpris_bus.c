@@ -1,9 +1,14 @@
+#define _GNU_SOURCE
 #include "qplay_mpris_bus.h"
+
+#include <pthread.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+
+void qplay_mpris_name_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
 
 int qplay_mpris_wake_descriptor(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

@@ -31,6 +31,10 @@ typedef struct qplay_mpris_handlers {
 /// core events wake the bus thread's poll. -1 with errno on failure.
 int qplay_mpris_wake_descriptor(void);
 
+/// Names the calling thread (as `top -H` and /proc/PID/task/TID/comm show it): Foundation's
+/// Thread.name does not reach the kernel on Linux.
+void qplay_mpris_name_thread(const char *name);
+
 /// Registers both interfaces at /org/mpris/MediaPlayer2. `handlers` must outlive the slots.
 int qplay_mpris_add_objects(sd_bus *bus, sd_bus_slot **root, sd_bus_slot **player,
                             const qplay_mpris_handlers *handlers);

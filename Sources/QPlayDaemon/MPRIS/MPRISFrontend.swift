@@ -38,6 +38,7 @@ final class MPRISFrontend: CoreEventSubscriber, Sendable {
             return
         }
         let thread = Thread { [self] in
+            qplay_mpris_name_thread("qplay-mpris")
             let loop = MPRISBusLoop(
                 player: player, library: library, log: log, wakeDescriptor: wake,
                 takeWakeReasons: { self.signals.withLock { reasons in
@@ -47,7 +48,6 @@ final class MPRISFrontend: CoreEventSubscriber, Sendable {
             loop.run()
             finished.signal()
         }
-        thread.name = "qplay-mpris"
         thread.start()
     }
 

@@ -40,15 +40,11 @@ struct MPRISTests {
     }
 
     @Test func playerctlDrivesTheDaemon() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
-        let daemon = try Self.daemon(on: bus, music: music)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let setup = try BusSetup()
+        defer { setup.close() }
+        let daemon = setup.daemon
+        let bus = setup.bus
+        let music = setup.music
         let ctl = Playerctl(bus: bus)
         try waitUntil("playerctl lists qplay") { try ctl.run("-l").split(separator: "\n").contains("qplay") }
 
@@ -138,16 +134,12 @@ struct MPRISTests {
     }
 
     @Test func introspectionStaleTrackIDsAndOpenUri() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
         // No watcher: the file copied in later is indexed by OpenUri itself.
-        let daemon = try Self.daemon(on: bus, music: music, arguments: ["--no-watch"])
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let setup = try BusSetup(arguments: ["--no-watch"])
+        defer { setup.close() }
+        let daemon = setup.daemon
+        let bus = setup.bus
+        let music = setup.music
         let gdbus = GDBus(bus: bus)
         try waitUntil("qplay is on the bus") { (try? gdbus.introspect()) != nil }
         let xml = try gdbus.introspect()
@@ -204,15 +196,10 @@ struct MPRISTests {
     }
 
     @Test func followSeesTheNewTitleAtATrackChange() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
-        let daemon = try Self.daemon(on: bus, music: music)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let setup = try BusSetup()
+        defer { setup.close() }
+        let daemon = setup.daemon
+        let bus = setup.bus
         try daemon.qplayOK("add", "--where", "album=Bus Album")
         let ctl = Playerctl(bus: bus)
         try waitUntil("qplay is on the bus") { try ctl.run("-p", "qplay", "status") == "Playing" }
@@ -228,15 +215,10 @@ struct MPRISTests {
     }
 
     @Test func seekedFollowsEveryJumpWhoeverMadeIt() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
-        let daemon = try Self.daemon(on: bus, music: music, arguments: ["--config", try Self.tapConfig(music)])
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let setup = try BusSetup(arguments: { music in ["--config", try Self.tapConfig(music)] })
+        defer { setup.close() }
+        let daemon = setup.daemon
+        let bus = setup.bus
         let ctl = Playerctl(bus: bus)
         try daemon.qplayOK("add", "--where", "album=Bus Album")
         try waitUntil("qplay is on the bus") { try ctl.run("-p", "qplay", "status") == "Playing" }
@@ -287,15 +269,10 @@ struct MPRISTests {
     }
 
     @Test func aBusThatDiesDoesNotStopPlaybackAndANewOneIsServed() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
-        let daemon = try Self.daemon(on: bus, music: music)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
+        let setup = try BusSetup()
+        defer { setup.close() }
+        let daemon = setup.daemon
+        let bus = setup.bus
         let ctl = Playerctl(bus: bus)
         try daemon.qplayOK("add", "--where", "album=Bus Album")
         try waitUntil("qplay is on the bus") { try ctl.run("-p", "qplay", "status") == "Playing" }
@@ -322,15 +299,11 @@ struct MPRISTests {
     }
 
     @Test func aTakenNameGivesAnInstanceNameAndNoMPRISLeavesTheBusAlone() throws {
-        let music = try Self.music()
-        defer { music.remove() }
-        let bus = SessionBus()
-        try bus.start()
-        let first = try Self.daemon(on: bus, music: music)
-        defer {
-            first.stop()
-            first.directory.remove()
-        }
+        // The first daemon owns the plain name.
+        let setup = try BusSetup()
+        defer { setup.close() }
+        let bus = setup.bus
+        let music = setup.music
         let ctl = Playerctl(bus: bus)
         try waitUntil("the first is on the bus") { try ctl.run("-l").split(separator: "\n").contains("qplay") }
         let second = try Self.daemon(on: bus, music: music)
@@ -371,6 +344,35 @@ struct MPRISTests {
         let hz = ToneAnalysis.frequency(of: Array(tail), channels: 2, sampleRate: 44100)
         let nearest = tones.indices.min { abs(tones[$0] - hz) < abs(tones[$1] - hz) }
         #expect(nearest == index && abs(tones[index] - hz) < tones[index] * 0.03, "heard \(hz) Hz, expected \(tones[index])")
+    }
+}
+
+/// A private bus, the album's music folder and a qplayd serving both, for one test.
+final class BusSetup {
+    let music: TemporaryDirectory
+    let bus = SessionBus()
+    let daemon: DaemonProcess
+
+    /// `arguments`: qplayd's extra arguments, from the music folder (a config beside it).
+    init(arguments: (TemporaryDirectory) throws -> [String] = { _ in [] }) throws {
+        music = try MPRISTests.music()
+        do {
+            try bus.start()
+            daemon = try MPRISTests.daemon(on: bus, music: music, arguments: try arguments(music))
+        } catch {
+            music.remove()
+            throw error
+        }
+    }
+
+    convenience init(arguments: [String]) throws {
+        try self.init(arguments: { _ in arguments })
+    }
+
+    func close() {
+        daemon.stop()
+        daemon.directory.remove()
+        music.remove()
     }
 }
 
