@@ -298,6 +298,26 @@ struct MPRISTests {
         #expect(daemon.isRunning)
     }
 
+    @Test func aBusMissingAtStartUpIsServedOnceItIsThere() throws {
+        let music = try Self.music()
+        defer { music.remove() }
+        let bus = SessionBus()
+        let daemon = DaemonProcess(music: music.path.string)
+        daemon.sessionBusAddress = bus.address
+        try daemon.start()
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        try waitUntil("the missing bus is logged") { daemon.log.contains("cannot connect to the D-Bus session bus") }
+        #expect(try daemon.client().status()["state"] as? String == "stopped", "the daemon serves without a bus")
+        try bus.start()
+        let ctl = Playerctl(bus: bus)
+        try waitUntil("qplay appears on the bus", limit: 30) {
+            (try? ctl.run("-l"))?.split(separator: "\n").contains("qplay") == true
+        }
+    }
+
     @Test func aTakenNameGivesAnInstanceNameAndNoMPRISLeavesTheBusAlone() throws {
         // The first daemon owns the plain name.
         let setup = try BusSetup()
