@@ -1,6 +1,7 @@
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
+import QPlayProtocol
 import SystemPackage
 
 #if canImport(Glibc)
@@ -57,6 +58,12 @@ extension MPRISBusLoop {
                     return output
                 }
                 return nil
+            } catch let error as EngineError {
+                // A full queue, said as qplay's own protocol says it.
+                let full = if case .queueFull = error { true } else { false }
+                return Failure(
+                    name: full ? "org.freedesktop.DBus.Error.LimitsExceeded" : "org.freedesktop.DBus.Error.Failed",
+                    message: "cannot open \(path): \(ProtocolError(error).message)")
             } catch {
                 return Failure(name: "org.freedesktop.DBus.Error.Failed", message: "cannot open \(path): \(error)")
             }
