@@ -67,7 +67,10 @@ final class MPRISFrontend: CoreEventSubscriber, Sendable {
                 return !reasons.playerChanged
             }
             if first { poke() }
-        case .scan, .error, .storage:
+        case .scan, .error, .storage, .level:
+            break
+        case .alarm:
+            // An alarm that plays changes the player, which comes as a player event.
             break
         }
     }
