@@ -158,6 +158,8 @@ struct CommandDispatcher: RequestHandler {
             return .success(AlarmList(alarms: await alarms.list()))
         case .alarmRemove(let id):
             try await alarms.remove(id)
+            return .empty
+
         // Bookmarks
         case .bookmarkAdd(let name):
             return .success(BookmarkAdded(bookmark: try await bookmarkService().add(name: name)))
