@@ -1,0 +1,176 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+/// Resume points through the real daemon and its `file:` output: a long track left
+/// (stopped, skipped) starts 2 s before where it was left — found sample-exact in the
+/// capture — also after a restart and a `kill -9`; a short track never resumes; a track
+/// that played to its end starts from 0.
+@Suite struct ResumeEndToEndTests {
+    static let rate = 44100
+    /// Past the threshold the tests configure (`resume_min_duration = 60`).
+    static let longSeconds = 100
+    static let config = "resume_min_duration = 60\nwatch = false\n"
+
+    /// A staircase of tones, 10 s a step, each step its own frequency, with a little
+    /// seeded noise on top so that no stretch of samples repeats: a window of the
+    /// capture is found at exactly one place in the track. Mono 16-bit FLAC at the
+    /// output's rate, so the capture holds its samples unchanged.
+    static func staircase(seconds: Int, seed: UInt64, baseHz: Double) -> GeneratedPCM {
+        var state = seed
+        var phase = 0.0
+        var samples = [Int32](repeating: 0, count: seconds * rate)
+        for frame in samples.indices {
+            let step = frame / (10 * rate)
+            phase += 2 * Double.pi * (baseHz + 40 * Double(step)) / Double(rate)
+            if phase > 2 * Double.pi { phase -= 2 * Double.pi }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = Int32(truncatingIfNeeded: state >> 60) - 8
+            samples[frame] = Int32((sin(phase) * 8000).rounded()) + noise
+        }
+        return GeneratedPCM(samples: samples, bits: 16, sampleRate: rate, channels: 1)
+    }
+
+    struct Music {
+        let directory: TemporaryDirectory
+        let long: GeneratedPCM
+    }
+
+    static func music() throws -> Music {
+        let directory = TemporaryDirectory("qplay-resume")
+        let long = staircase(seconds: longSeconds, seed: 7, baseHz: 300)
+        try GeneratedAudio.flac(long, in: directory, name: "resume-long.flac")
+        // 30 s: under the threshold.
+        try GeneratedAudio.flac(staircase(seconds: 30, seed: 11, baseHz: 1200), in: directory, name: "resume-short.flac")
+        return Music(directory: directory, long: long)
+    }
+
+    /// Where in `track` (seconds) the first stretch of `track`'s samples that the
+    /// capture holds after `from` (a count of S16 values) begins: a 512-frame window
+    /// 0.25 s into it, found exactly in the track, less those 0.25 s.
+    static func firstPosition(of track: GeneratedPCM, inCapture capture: [Int16], after from: Int) -> Double? {
+        let left = stride(from: from - from % 2, to: capture.count, by: 2).map { Int32(capture[$0]) }
+        let source = track.samples
+        let window = 512
+        let skip = rate / 4
+        var start = 0
+        // The first second of it, at most: the stretch starts right there.
+        while start < rate, start + skip + window <= left.count {
+            let probe = Array(left[(start + skip)..<(start + skip + window)])
+            if probe.contains(where: { abs($0) > 100 }) {
+                var offset = 0
+                while offset + window <= source.count {
+                    if source[offset] == probe[0], Array(source[offset..<(offset + window)]) == probe {
+                        return Double(offset - skip) / Double(rate)
+                    }
+                    offset += 1
+                }
+            }
+            start += rate / 20
+        }
+        return nil
+    }
+
+    /// Waits until the capture stops growing (the output has written what it had), and
+    /// answers its length in S16 values.
+    static func settledCapture(_ daemon: DaemonProcess) throws -> Int {
+        var count = try daemon.capturedSamples().count
+        while true {
+            usleep(600_000)
+            let now = try daemon.capturedSamples().count
+            if now == count { return count }
+            count = now
+        }
+    }
+
+    private static func position(_ client: LineSocketClient) throws -> Double {
+        try #require(number(try client.status()["position"]))
+    }
+
+    /// Plays until the position passes `seconds`, pauses there, and answers where.
+    private static func pause(after seconds: Double, _ client: LineSocketClient) throws -> Double {
+        try waitUntil("playing past \(seconds) s") { try position(client) >= seconds }
+        try client.ok("pause")
+        return try position(client)
+    }
+
+    @Test func aLongTrackResumesTwoSecondsBeforeWhereItWasLeftAcrossRestarts() throws {
+        let music = try Self.music()
+        defer { music.directory.remove() }
+        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
+        defer { daemon.stop() }
+        var client = try daemon.client()
+        let restartArguments = ["--config", try daemon.writeConfig(Self.config)]
+
+        // Stopped: `play` resumes.
+        try client.ok("add", ["paths": ["resume-long.flac", "resume-short.flac"]])
+        try client.ok("seek", ["position": 40])
+        let stoppedAt = try Self.pause(after: 41.5, client)
+        try client.ok("stop")
+        let beforeResume = try Self.settledCapture(daemon)
+        try client.ok("play")
+        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+        try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
+        let resumed = try #require(
+            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeResume))
+        #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
+
+        // Skipped (paused, so the point is known exactly), then a restart: `jump` resumes.
+        try client.ok("seek", ["position": 70])
+        let skippedAt = try Self.pause(after: 71, client)
+        try client.ok("next")
+        #expect(title(try client.status()) == "resume-short")
+        daemon.stop()
+        try daemon.start(restartArguments)
+        client = try daemon.client()
+        let beforeJump = try Self.settledCapture(daemon)
+        try client.ok("jump", ["index": 0])
+        try waitUntil("playing on after the restart") { try Self.position(client) >= skippedAt }
+        let afterRestart = try #require(
+            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeJump))
+        #expect(abs(afterRestart - (skippedAt - 2)) < 0.1, "resumed at \(afterRestart) s, skipped at \(skippedAt) s")
+
+        // Replaced by a jump, then killed: the point was written when it was taken.
+        let jumpedAwayAt = try Self.pause(after: skippedAt + 0.5, client)
+        try client.ok("jump", ["index": 1])
+        daemon.kill9()
+        try daemon.start(restartArguments)
+        client = try daemon.client()
+        try client.ok("jump", ["index": 0])
+        #expect(abs(try Self.position(client) - (jumpedAwayAt - 2)) < 0.5)
+        try waitUntil("playing after the kill") { try Self.position(client) >= jumpedAwayAt - 1 }
+    }
+
+    @Test func shortTracksNeverResumeAndATrackThatEndedStartsFromZero() throws {
+        let music = try Self.music()
+        defer { music.directory.remove() }
+        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+
+        try client.ok("add", ["paths": ["resume-short.flac", "resume-long.flac"]])
+        try client.ok("seek", ["position": 15])
+        _ = try Self.pause(after: 16, client)
+        try client.ok("stop")
+        try client.ok("play")
+        #expect(try Self.position(client) < 1, "a 30 s track under a 60 s threshold starts from 0")
+
+        // The long one: left at 30 s, then played to its end.
+        try client.ok("next")
+        try client.ok("seek", ["position": 30])
+        let leftAt = try Self.pause(after: 31, client)
+        try client.ok("jump", ["index": 0])
+        #expect(title(try client.status()) == "resume-short")
+        try client.ok("next")
+        let resumedAt = try Self.position(client)
+        #expect(abs(resumedAt - (leftAt - 2)) < 0.5, "resumed at \(resumedAt), left at \(leftAt)")
+        try client.ok("play")
+        try client.ok("seek", ["position": Double(Self.longSeconds) - 1.5])
+        try waitUntil("the long track ended") { try client.status()["state"] as? String == "stopped" }
+        try client.ok("play")
+        #expect(title(try client.status()) == "resume-short")
+        try client.ok("next")
+        #expect(title(try client.status()) == "resume-long")
+        #expect(try Self.position(client) < 1, "a track that played to its end starts from 0")
+    }
+}
