@@ -45,6 +45,30 @@ import Testing
         return Music(directory: directory, long: long)
     }
 
+    /// A staircase at 8 kHz mono in an 8 kb/s MP3 (sox and lame; about 700 KB for
+    /// 12 minutes): long tracks for the default threshold of 600 s, cheap to make. Step
+    /// `k` sounds at 200 + 20·k Hz.
+    static func lowBitrateStaircase(in directory: TemporaryDirectory, name: String, seconds: Int) throws {
+        let rate = 8000
+        var phase = 0.0
+        var bytes = [UInt8](repeating: 0, count: seconds * rate * 2)
+        for frame in 0..<(seconds * rate) {
+            phase += 2 * Double.pi * (200 + 20 * Double(frame / (10 * rate))) / Double(rate)
+            if phase > 2 * Double.pi { phase -= 2 * Double.pi }
+            let value = Int16((sin(phase) * 12000).rounded())
+            bytes[2 * frame] = UInt8(truncatingIfNeeded: value)
+            bytes[2 * frame + 1] = UInt8(truncatingIfNeeded: value >> 8)
+        }
+        let raw = directory.appending("\(name).raw")
+        let wav = directory.appending("\(name).wav")
+        try directory.write(bytes, to: raw)
+        try GeneratedAudio.run(
+            "sox", "-t", "raw", "-r", "\(rate)", "-e", "signed-integer", "-b", "16", "-c", "1", "-L", raw.string,
+            wav.string)
+        try GeneratedAudio.run("lame", "--quiet", "-b", "8", wav.string, directory.appending(name).string)
+        for file in [raw, wav] { try FileManager.default.removeItem(atPath: file.string) }
+    }
+
     /// Where in `track` (seconds) the first stretch of `track`'s samples that the
     /// capture holds after `from` (a count of S16 values) begins: a 512-frame window
     /// 0.25 s into it, found exactly in the track, less those 0.25 s.
@@ -172,5 +196,39 @@ import Testing
         try client.ok("next")
         #expect(title(try client.status()) == "resume-long")
         #expect(try Self.position(client) < 1, "a track that played to its end starts from 0")
+    }
+
+    @Test func theDefaultThresholdIsTenMinutes() throws {
+        let music = TemporaryDirectory("qplay-resume-default")
+        defer { music.remove() }
+        try Self.lowBitrateStaircase(in: music, name: "twelve-minutes.mp3", seconds: 720)
+        try Self.lowBitrateStaircase(in: music, name: "nine-minutes.mp3", seconds: 540)
+        let daemon = try startedDaemon(music: music.path.string, config: "watch = false\n")
+        defer { daemon.stop() }
+        let client = try daemon.client()
+
+        try client.ok("add", ["paths": ["twelve-minutes.mp3", "nine-minutes.mp3"]])
+        try client.ok("seek", ["position": 305])
+        let stoppedAt = try Self.pause(after: 306, client)
+        try client.ok("stop")
+        let beforeResume = try Self.settledCapture(daemon)
+        try client.ok("play")
+        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+        try waitUntil("playing on") { try Self.position(client) >= stoppedAt - 0.5 }
+        // The first second heard is the step of 300–310 s: 200 + 20·30 Hz.
+        let captured = Array(try daemon.capturedSamples()[beforeResume...])
+        let sounding = try #require(captured.firstIndex { abs($0) > 500 })
+        let second = captured[(sounding - sounding % 2)..<(sounding - sounding % 2 + 2 * 44100)]
+        let hz = ToneAnalysis.frequency(of: second, channels: 2, sampleRate: 44100)
+        #expect(abs(hz - 800) < 8, "heard \(hz) Hz")
+
+        // Nine minutes: under the threshold, it starts from 0 after a stop.
+        try client.ok("next")
+        try client.ok("seek", ["position": 300])
+        _ = try Self.pause(after: 301, client)
+        try client.ok("stop")
+        try client.ok("play")
+        #expect(title(try client.status()) == "nine-minutes")
+        #expect(try Self.position(client) < 1)
     }
 }
