@@ -82,6 +82,8 @@ extension PlayerEngine {
         guard isLoaded, token >= currentToken else { return output }
         if token != currentToken {
             guard let failedEntry = announced[token] else { return output }
+            // The stream reached the successor: the current track played to its end.
+            currentEnded(into: &output)
             let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
             guard !successor.change.stops,
                 successor.request?.token == token || successor.change.entry?.id == failedEntry

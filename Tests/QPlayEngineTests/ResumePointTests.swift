@@ -80,6 +80,16 @@ import Testing
         #expect(h.engine.queue.current == h.entry(1))
     }
 
+    @Test func aFailedSuccessorStillMeansTheTrackBeforeItEnded() throws {
+        var h = Harness()
+        h.engine.restoreResumePoints([Self.long.id: 300])
+        let added = try h.add([Self.long, track("B")])
+        let successor = try #require(Harness.announced(added.output) ?? nil)
+        let output = h.engine.audioFailed(token: successor.token, reason: "broken", now: h.clock.now)
+        #expect(output.resumePoints == [Self.point(Self.long, nil)])
+        #expect(h.engine.resumePoint(of: Self.long) == nil)
+    }
+
     @Test func shortTracksNeverResume() throws {
         var h = Harness()
         try h.add([track("S", seconds: 600), track("B")])
