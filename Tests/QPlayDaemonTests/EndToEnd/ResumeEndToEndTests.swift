@@ -5,7 +5,7 @@ import Testing
 /// Resume points through the real daemon and its `file:` output: a long track left
 /// (stopped, skipped) starts 2 s before where it was left — found sample-exact in the
 /// capture — also after a restart and a `kill -9`; a short track never resumes; a track
-/// that played to its end starts from 0.
+/// that played to its end starts from 0; a rescan keeps the point.
 @Suite struct ResumeEndToEndTests {
     static let rate = 44100
     /// Past the threshold the tests configure (`resume_min_duration = 60`).
@@ -185,6 +185,13 @@ import Testing
         let leftAt = try Self.pause(after: 31, client)
         try client.ok("jump", ["index": 0])
         #expect(title(try client.status()) == "resume-short")
+        // A rescan that reads the file again (its time changed) keeps the track's id,
+        // and so its point.
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes(
+            [.modificationDate: later], ofItemAtPath: music.directory.appending("resume-long.flac").string)
+        let scan = try client.ok("update", ["wait": true])
+        #expect(scan["updated"] as? Int == 1, "\(scan)")
         try client.ok("next")
         let resumedAt = try Self.position(client)
         #expect(abs(resumedAt - (leftAt - 2)) < 0.5, "resumed at \(resumedAt), left at \(leftAt)")
