@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency direction (see docs/ARCHITECTURE.md):
 //   C bindings, QPlayModel → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol
-//   → QPlayDaemon → executables; QPlayMPD (MPD's text codec) beside QPlayProtocol (qplayd, qplay)
+//   → QPlayDaemon → executables; QPlayMPD (MPD's text codec) beside QPlayProtocol (qplayd, qplay);
+//   CSDBus (sd-bus, the MPRIS frontend's D-Bus library) → QPlayDaemon
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
 // qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
@@ -69,6 +70,11 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
+        // The MPRIS vtables and non-variadic message helpers over sd-bus (libsystemd):
+        // its vtable macros and variadic calls do not import into Swift.
+        .target(
+            name: "CSDBus", path: "Sources/CSDBus",
+            linkerSettings: [.linkedLibrary("systemd")]),
         .target(
             name: "CTagLib", path: "Sources/CTagLib",
             cxxSettings: fuzzInstrumentedC,
@@ -121,7 +127,7 @@ let package = Package(
         .target(
             name: "QPlayDaemon",
             dependencies: [
-                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD",
+                "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD", "CSDBus",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -39,6 +39,9 @@ struct QPlayd: AsyncParsableCommand {
     @Flag(name: .customLong("no-watch"), help: "Do not watch the music directory for changes (overrides watch = true).")
     var noWatch = false
 
+    @Flag(name: .customLong("no-mpris"), help: "Do not serve MPRIS on the D-Bus session bus (overrides mpris = true).")
+    var noMPRIS = false
+
     func run() async throws {
         var overrides = DaemonConfiguration.Overrides()
         overrides.musicDirectory = music
@@ -48,6 +51,7 @@ struct QPlayd: AsyncParsableCommand {
         overrides.configFile = config
         if !mpd.isEmpty { overrides.mpdListen = mpd }
         overrides.noWatch = noWatch
+        overrides.noMPRIS = noMPRIS
         if let logLevel {
             guard let level = Logger.Level(rawValue: logLevel) else {
                 throw ValidationError("unknown log level '\(logLevel)'")

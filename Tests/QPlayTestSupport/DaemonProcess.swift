@@ -17,6 +17,9 @@ public final class DaemonProcess: @unchecked Sendable {
     private var process: SpawnedProcess?
     /// More variables for the daemon (not for `qplay`), e.g. `QPLAYD_CLOCK_OFFSET`.
     public var daemonEnvironment: [String: String] = [:]
+    /// The D-Bus session bus qplayd serves MPRIS on; none by default, so a test run from
+    /// a desktop session does not register its daemons on the desktop's bus.
+    public var sessionBusAddress: String?
 
     /// `music`: the folder to serve (Samples/ by default). `extraArguments` go to qplayd.
     public init(music: String = SampleCatalog.directory.string, directory: TemporaryDirectory = TemporaryDirectory("qplayd")) {
@@ -34,6 +37,7 @@ public final class DaemonProcess: @unchecked Sendable {
             "XDG_DATA_HOME": directory.appending("xdg-data").string,
             "XDG_CONFIG_HOME": directory.appending("xdg-config").string,
             "QPLAY_SOCKET": socketPath,
+            "DBUS_SESSION_BUS_ADDRESS": sessionBusAddress ?? "",
         ]
     }
 

@@ -32,6 +32,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var mpdPassword: String?
     var sleepFade: Double?
     var resumeMinDuration: Double?
+    var mpris: Bool?
 
     init(path: FilePath) {
         self.path = path
@@ -98,6 +99,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
             case .sleepFade: file.sleepFade = try reader.number(in: 0...600)
             case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
+            case .mpris: file.mpris = try reader.boolean()
             }
         }
         return file

@@ -21,6 +21,8 @@ extension DaemonConfiguration {
         public var mpdListen: [String]?
         /// `--no-watch`: do not watch the music directory, whatever `watch` says.
         public var noWatch = false
+        /// `--no-mpris`: no MPRIS on the session bus, whatever `mpris` says.
+        public var noMPRIS = false
 
         public init(
             musicDirectory: String? = nil, socket: String? = nil, dataDirectory: String? = nil,

@@ -90,6 +90,7 @@ extension DaemonConfiguration {
             configuration.watch = file.watch ?? Defaults.watch
             configuration.watchRescan = file.watchRescan ?? Defaults.watchRescan
             configuration.watchLimit = file.watchLimit
+            configuration.mpris = file.mpris ?? Defaults.mpris
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
@@ -112,6 +113,7 @@ extension DaemonConfiguration {
             }
             configuration.wallClockOffset = seconds
         }
+        if overrides.noMPRIS { configuration.mpris = false }
         configuration.mpdListen = file?.mpdListen ?? []
         configuration.mpdPassword = file?.mpdPassword
         if let flags = overrides.mpdListen {

@@ -57,6 +57,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mpdListen: [MPDAddress]
     /// The password every MPD connection must send first, when set.
     public var mpdPassword: String?
+    /// Whether MPRIS is served on the D-Bus session bus (when there is one).
+    public var mpris: Bool = Defaults.mpris
     /// The config file that was read, or nil when there was none.
     public var configFile: FilePath?
     /// True when the socket is at its default XDG place, whose folder belongs to qplay
@@ -102,6 +104,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let restartAfter = 3.0
         public static let scanOnStart = true
         public static let watch = true
+        public static let mpris = true
         public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
         public static let maxQueueLength = EngineConfiguration.defaultMaxQueueLength

@@ -6,6 +6,10 @@ import QPlayModel
 import QPlayProtocol
 import SystemPackage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// qplayd from start to exit: prepares folders, takes the single-instance lock, opens
 /// the library index and the saved state, starts the audio thread and the socket
 /// server, scans in the background, and on SIGINT/SIGTERM saves, closes the device,
@@ -146,6 +150,7 @@ public enum Daemon {
         await alarms.start()
         log.info(
             "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
+        let mpris = startMPRIS(configuration, player: player, library: library, events: events, log: log)
         if configuration.replayGain.mode != .off {
             log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
         }
@@ -165,6 +170,7 @@ public enum Daemon {
         log.info("signal \(stopSignal): saving state and shutting down")
         watcher?.stop()
         await alarms.shutdown()
+        mpris?.stop()
         await mpd.shutdown()
         await server.shutdown()
         meter.stop()
@@ -173,6 +179,26 @@ public enum Daemon {
         signals.cancel()
         lock.release(removingSocket: true)
         return DaemonExitStatus.success
+    }
+
+    /// MPRIS on the session bus when `mpris` is on and DBUS_SESSION_BUS_ADDRESS names a
+    /// bus (as a desktop session and the systemd user manager set it).
+    private static func startMPRIS(
+        _ configuration: DaemonConfiguration, player: PlayerService, library: LibraryService, events: EventPublisher,
+        log: Logger
+    ) -> MPRISFrontend? {
+        guard configuration.mpris else {
+            log.info("MPRIS off (mpris = false or --no-mpris)")
+            return nil
+        }
+        guard let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 else {
+            log.info("MPRIS off: DBUS_SESSION_BUS_ADDRESS is not set (no D-Bus session bus)")
+            return nil
+        }
+        let frontend = MPRISFrontend(player: player, library: library, log: log)
+        events.subscribe(frontend)
+        frontend.start()
+        return frontend
     }
 
     /// Raises the open-file limit as far as allowed and returns how many clients may be

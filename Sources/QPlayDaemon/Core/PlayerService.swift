@@ -142,6 +142,13 @@ actor PlayerService {
             level: status.state == .playing && snapshot.state == .playing ? audio.level : nil)
     }
 
+    /// The snapshot and an answer of the engine from the same moment (MPRIS asks
+    /// whether next and previous would change track).
+    func snapshot<Answer: Sendable>(asking question: @Sendable (PlayerEngine) -> Answer) -> (PlayerSnapshot, Answer) {
+        let snapshot = snapshot()
+        return (snapshot, inPlace { question($0) })
+    }
+
     /// The engine read where it is stored. A getter called on the stored property copies
     /// the whole engine first — queue, plan and entries retained, then released —
     /// four times for one `status`; through `inout` nothing is copied.

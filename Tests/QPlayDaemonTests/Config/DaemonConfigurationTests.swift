@@ -155,6 +155,23 @@ private struct Sandbox {
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(environment: sandbox.environment()) }
     }
 
+    @Test func mprisIsOnUnlessTurnedOffByTheFileOrTheFlag() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).mpris)
+        var noMPRIS = DaemonConfiguration.Overrides()
+        noMPRIS.noMPRIS = true
+        #expect(try !DaemonConfiguration.load(overrides: noMPRIS, environment: sandbox.environment()).mpris)
+        try sandbox.write("mpris = false", to: sandbox.defaultConfigFile)
+        #expect(try !DaemonConfiguration.load(environment: sandbox.environment()).mpris)
+        // The flag wins over a file that turns it on, too.
+        try sandbox.write("mpris = true", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).mpris)
+        #expect(try !DaemonConfiguration.load(overrides: noMPRIS, environment: sandbox.environment()).mpris)
+        try sandbox.write("mpris = \"no\"", to: sandbox.defaultConfigFile)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(environment: sandbox.environment()) }
+    }
+
     @Test func replayGainIsOffUnlessConfigured() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }

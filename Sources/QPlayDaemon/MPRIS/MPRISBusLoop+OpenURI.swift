@@ -1,0 +1,74 @@
+import QPlayEngine
+import QPlayLibrary
+import QPlayModel
+import QPlayProtocol
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// OpenUri: a `file://` URI inside the music directory joins the queue after the playing
+/// entry and plays. A file the index does not hold yet is indexed on the spot (its
+/// folder is scanned, incrementally) — a file manager's "Open with qplay".
+extension MPRISBusLoop {
+    struct Failure: Error {
+        var name: String
+        var message: String
+
+        static func invalid(_ message: String) -> Failure {
+            Failure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
+        }
+    }
+
+    /// Nil when it plays; else the D-Bus error to answer.
+    func open(_ uri: String) -> Failure? {
+        guard let absolute = FileURI.decode(uri) else {
+            return .invalid("qplay opens file:// URIs of local files, not \(uri)")
+        }
+        let root = library.musicDirectory.lexicallyNormalized()
+        let path = absolute.lexicallyNormalized()
+        guard path.starts(with: root), path.components.count > root.components.count else {
+            return .invalid("\(path) is not inside the music directory \(root)")
+        }
+        let relative = FilePath(root: nil, path.components.dropFirst(root.components.count))
+        let library = self.library
+        let player = self.player
+        let outcome = BlockingAwait.run { () async -> Failure? in
+            do {
+                var tracks = try library.index.tracks(paths: [relative])
+                if tracks.isEmpty {
+                    var info = stat()
+                    guard path.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                        return Failure(name: "org.freedesktop.DBus.Error.FileNotFound", message: "no file at \(path)")
+                    }
+                    let folder = relative.removingLastComponent()
+                    _ = try await library.startScan(subpath: folder.isEmpty ? nil : folder).value
+                    tracks = try library.index.tracks(paths: [relative])
+                    guard !tracks.isEmpty else { return .invalid("\(path) is not a file qplay plays") }
+                }
+                let found = tracks
+                try await player.perform { engine, now, at throws(EngineError) in
+                    let after = engine.status(position: at).index.map { $0 + 1 }
+                    let added = try engine.add(found, at: after, now: now, position: at)
+                    var output = added.output
+                    if !added.started, let first = added.entries.first {
+                        output.append(try engine.jump(entry: first, now: now, position: at))
+                    }
+                    return output
+                }
+                return nil
+            } catch let error as EngineError {
+                // A full queue, said as qplay's own protocol says it.
+                let full = if case .queueFull = error { true } else { false }
+                return Failure(
+                    name: full ? "org.freedesktop.DBus.Error.LimitsExceeded" : "org.freedesktop.DBus.Error.Failed",
+                    message: "cannot open \(path): \(ProtocolError(error).message)")
+            } catch {
+                return Failure(name: "org.freedesktop.DBus.Error.Failed", message: "cannot open \(path): \(error)")
+            }
+        }
+        if let outcome { log.notice("MPRIS OpenUri \(uri): \(outcome.message)") }
+        return outcome
+    }
+}
