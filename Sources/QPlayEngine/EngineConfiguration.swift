@@ -18,6 +18,9 @@ public struct EngineConfiguration: Sendable {
     public var maxQueueLength: Int
     /// Seconds the sleep timer's fade to silence lasts (0: it pauses at once).
     public var sleepFade: Double
+    /// Tracks longer than this many seconds remember where they were left and resume
+    /// there (audiobooks, podcasts, long mixes).
+    public var resumeMinDuration: Double
 
     /// Twice the 100,000 entries the engine is measured with (`scripts/bench queue`);
     /// MPD's default `max_playlist_length` is 16,384.
@@ -26,8 +29,10 @@ public struct EngineConfiguration: Sendable {
     public init(
         tapThreshold: Duration = .milliseconds(300), scanRate: Double = 4,
         maxHold: Duration = .seconds(30), restartAfter: Double = 3, shuffleSeed: UInt64? = nil,
-        maxQueueLength: Int = defaultMaxQueueLength, sleepFade: Double = 10
+        maxQueueLength: Int = defaultMaxQueueLength, sleepFade: Double = 10,
+        resumeMinDuration: Double = 600
     ) {
+        self.resumeMinDuration = resumeMinDuration
         self.sleepFade = sleepFade
         self.tapThreshold = tapThreshold
         self.scanRate = scanRate

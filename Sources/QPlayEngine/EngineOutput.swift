@@ -17,10 +17,13 @@ public enum EngineEvent: Sendable, Equatable {
 public struct EngineOutput: Sendable, Equatable {
     public var audio: [AudioCommand]
     public var events: [EngineEvent]
+    /// Resume points taken or forgotten, in order, for the daemon to persist.
+    public var resumePoints: [ResumePointChange]
 
-    public init(audio: [AudioCommand] = [], events: [EngineEvent] = []) {
+    public init(audio: [AudioCommand] = [], events: [EngineEvent] = [], resumePoints: [ResumePointChange] = []) {
         self.audio = audio
         self.events = events
+        self.resumePoints = resumePoints
     }
 
     mutating func emit(_ command: AudioCommand) {
@@ -32,10 +35,15 @@ public struct EngineOutput: Sendable, Equatable {
         if !events.contains(event) { events.append(event) }
     }
 
+    mutating func record(_ change: ResumePointChange) {
+        resumePoints.append(change)
+    }
+
     /// What a later call asked for, after this one's: for a frontend command made of
     /// several engine calls (repeat then shuffle; clear then stop), carried out as one.
     public mutating func append(_ later: EngineOutput) {
         audio += later.audio
+        resumePoints += later.resumePoints
         for event in later.events { notify(event) }
     }
 }

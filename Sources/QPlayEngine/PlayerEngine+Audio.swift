@@ -22,6 +22,8 @@ extension PlayerEngine {
             return output
         }
         guard token > currentToken, let startedEntry = announced[token], isLoaded else { return output }
+        // The stream went on past the current track: it played to its end.
+        currentEnded(into: &output)
         let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
         if successor.change.stops {
             // Announced before single mode was turned on: the stop comes a moment late.
@@ -63,6 +65,7 @@ extension PlayerEngine {
             output = audioStarted(token: token, now: now)
         }
         guard token == currentToken, isLoaded else { return output }
+        currentEnded(into: &output)
         carryOn(with: plan(.trackEnded), into: &output)
         return output
     }
@@ -79,6 +82,8 @@ extension PlayerEngine {
         guard isLoaded, token >= currentToken else { return output }
         if token != currentToken {
             guard let failedEntry = announced[token] else { return output }
+            // The stream reached the successor: the current track played to its end.
+            currentEnded(into: &output)
             let successor = pending ?? PendingSuccessor(change: plan(.trackEnded), request: nil)
             guard !successor.change.stops,
                 successor.request?.token == token || successor.change.entry?.id == failedEntry

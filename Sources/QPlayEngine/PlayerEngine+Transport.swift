@@ -51,6 +51,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard state != .stopped else { return output }
         cancelScan(into: &output)
+        leaveCurrent(at: position, into: &output)
         state = .stopped
         pending = nil
         output.emit(.stop)
@@ -100,10 +101,11 @@ extension PlayerEngine {
     }
 
     /// Not a track change (no install): the same entry, played again from 0 with a new
-    /// request rather than a seek, so that a tap never produces a seek command.
+    /// request rather than a seek, so that a tap never produces a seek command. From 0
+    /// also for a track with a resume point: restarting is asking for the beginning.
     private mutating func restart(_ entry: QueueEntry, into output: inout EngineOutput) {
         lastKnownPosition = 0
-        load(entry, into: &output)
+        load(entry, from: 0, into: &output)
         output.notify(.player)
     }
 

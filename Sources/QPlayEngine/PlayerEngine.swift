@@ -48,6 +48,9 @@ public struct PlayerEngine: Sendable {
     /// The sleep timer (`PlayerEngine+Sleep`); not persisted: a restart comes back paused.
     var sleep: SleepTimer?
     var autoReleased: AutoReleasedPress?
+    /// Where long tracks were left, by track (`PlayerEngine+Resume`); the daemon keeps
+    /// them in its database and restores them.
+    public internal(set) var resumePoints: [TrackID: Double] = [:]
 
     /// The last position any call reported; what `persistentState` saves.
     var lastKnownPosition: Double = 0
@@ -241,11 +244,14 @@ public struct PlayerEngine: Sendable {
         pending?.change.queue = .empty
     }
 
-    /// Tells the audio side to play `entry` now (with a fresh token), then its successor.
-    mutating func load(_ entry: QueueEntry, from position: Double = 0, into output: inout EngineOutput) {
+    /// Tells the audio side to play `entry` now (with a fresh token), then its successor;
+    /// from `position`, else where the track resumes (0 for most).
+    mutating func load(_ entry: QueueEntry, from position: Double? = nil, into output: inout EngineOutput) {
         let request = PlaybackRequest(token: makeToken(), entry: entry)
         currentToken = request.token
-        output.emit(.play(request, from: position, paused: state == .paused))
+        let start = position ?? resumeStart(for: entry.track)
+        lastKnownPosition = start
+        output.emit(.play(request, from: start, paused: state == .paused))
         pending = nil
         announced = [:]
         announceSuccessor(into: &output, force: true)
@@ -261,7 +267,10 @@ public struct PlayerEngine: Sendable {
         let change = plan(.trackEnded)
         let previous = pending?.request
         var request: PlaybackRequest?
-        if let entry = change.entry, !change.stops {
+        // A successor that resumes mid-track is not joined gaplessly (the audio side
+        // starts successors at 0): the track ends, and `audioFinished` plays it with a
+        // `play` from its point.
+        if let entry = change.entry, !change.stops, resumeStart(for: entry.track) == 0 {
             if let previous, previous.entry.id == entry.id, !force {
                 request = previous
             } else {
@@ -279,6 +288,7 @@ public struct PlayerEngine: Sendable {
     /// (playing or paused; stopped stays stopped with the new entry as now-playing).
     mutating func perform(_ change: TrackChange, into output: inout EngineOutput) {
         let wasLoaded = isLoaded
+        leaveCurrent(at: lastKnownPosition, into: &output)
         commit(change, into: &output)
         if let entry = change.entry {
             if state != .stopped { load(entry, into: &output) }

@@ -12,6 +12,14 @@ public struct GeneratedPCM: Sendable {
 
     public var frames: Int { samples.count / channels }
 
+    /// Samples a test computed itself (e.g. a tone staircase with seeded noise).
+    public init(samples: [Int32], bits: Int, sampleRate: Int, channels: Int) {
+        self.samples = samples
+        self.bits = bits
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
     /// The frames `range`, as a PCM of their own (a track cut from a longer one).
     public func slice(frames range: Range<Int>) -> GeneratedPCM {
         var part = self

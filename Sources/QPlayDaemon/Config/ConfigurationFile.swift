@@ -31,6 +31,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var mpdListen: [MPDAddress]?
     var mpdPassword: String?
     var sleepFade: Double?
+    var resumeMinDuration: Double?
     var mpris: Bool?
 
     init(path: FilePath) {
@@ -97,6 +98,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .mpdListen: file.mpdListen = try reader.mpdAddresses()
             case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
             case .sleepFade: file.sleepFade = try reader.number(in: 0...600)
+            case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
             case .mpris: file.mpris = try reader.boolean()
             }
         }

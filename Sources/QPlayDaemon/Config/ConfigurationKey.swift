@@ -24,6 +24,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case mpdPassword = "mpd_password"
     // Sleep timer.
     case sleepFade = "sleep_fade"
+    // Resume points.
+    case resumeMinDuration = "resume_min_duration"
     // Frontends.
     case mpris
 
@@ -74,6 +76,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "string; default none. The password MPD clients send before any other command; required when mpd_listen has a TCP address other than loopback."
         case .sleepFade:
             "number s, 0...600; default 10. How long the sleep timer's fade to silence lasts before playback pauses (0: it pauses at once)."
+        case .resumeMinDuration:
+            "number s, 0...604800; default 600. Tracks longer than this remember where they were left and resume there, 2 s before."
         case .mpris:
             "boolean; default true. Serve MPRIS (media keys, playerctl, desktop widgets) on the D-Bus session bus when DBUS_SESSION_BUS_ADDRESS is set. --no-mpris turns it off."
         }

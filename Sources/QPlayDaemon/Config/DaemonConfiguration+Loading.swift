@@ -95,6 +95,7 @@ extension DaemonConfiguration {
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             configuration.sleepFade = file.sleepFade ?? Defaults.sleepFade
+            configuration.resumeMinDuration = file.resumeMinDuration ?? Defaults.resumeMinDuration
             configuration.replayGain = ReplayGainSettings(
                 mode: file.replayGainMode ?? Defaults.replayGain.mode,
                 preamp: file.replayGainPreamp ?? Defaults.replayGain.preamp)

@@ -43,6 +43,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxQueueLength: Int = Defaults.maxQueueLength
     /// Seconds the sleep timer fades out over (`sleep_fade`).
     public var sleepFade: Double = Defaults.sleepFade
+    /// Tracks longer than this many seconds resume where they were left
+    /// (`resume_min_duration`, `EngineConfiguration.resumeMinDuration`).
+    public var resumeMinDuration: Double = Defaults.resumeMinDuration
     /// Seconds added to the wall clock the alarm clock reads (`QPLAYD_CLOCK_OFFSET`):
     /// lets a test start qplayd "minutes after" an alarm's time without waiting.
     public var wallClockOffset: Double = 0
@@ -106,6 +109,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let maxConnections = 512
         public static let maxQueueLength = EngineConfiguration.defaultMaxQueueLength
         public static let sleepFade = 10.0
+        public static let resumeMinDuration = 600.0
         public static let logLevel = Logger.Level.info
         public static let replayGain = ReplayGainSettings(mode: .off, preamp: 0)
     }

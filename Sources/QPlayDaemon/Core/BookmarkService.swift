@@ -4,7 +4,8 @@ import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
 
-/// Named moments in tracks, kept in the state database by library track id. A rescan
+/// Named moments in tracks, and the resume points' table at start-up
+/// (`storedResumePoints`), kept in the state database by library track id. A rescan
 /// keeps a track's id while its file stays, so bookmarks survive it; a bookmark whose
 /// track has left the library is forgotten the next time bookmarks are listed or
 /// jumped to.
@@ -66,6 +67,16 @@ struct BookmarkService: Sendable {
             output.append(try engine.seek(to: bookmark.position, now: now, position: 0))
             return output
         }
+    }
+
+    /// The resume points of tracks the library still has (a rescan keeps a track's id
+    /// while its file stays); the others are forgotten.
+    static func storedResumePoints(store: StateStore, index: LibraryIndex) throws -> [TrackID: Double] {
+        let stored = try store.resumePoints()
+        guard !stored.isEmpty else { return [:] }
+        let present = Set(try index.tracks(ids: Array(stored.keys)).map(\.id))
+        try store.forgetTracks(stored.keys.filter { !present.contains($0) })
+        return stored.filter { present.contains($0.key) }
     }
 
     static func wire(_ bookmark: StoredBookmark, track: QPlayModel.Track) -> Bookmark {

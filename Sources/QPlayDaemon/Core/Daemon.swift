@@ -78,12 +78,18 @@ public enum Daemon {
         let output = configuration.output
         let rawFormat = configuration.rawOutputFormat
         let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)
-        let engine = PlayerEngine(
+        var engine = PlayerEngine(
             configuration: EngineConfiguration(
                 tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,
                 maxHold: configuration.maxHold, restartAfter: configuration.restartAfter,
-                maxQueueLength: configuration.maxQueueLength, sleepFade: configuration.sleepFade),
+                maxQueueLength: configuration.maxQueueLength, sleepFade: configuration.sleepFade,
+                resumeMinDuration: configuration.resumeMinDuration),
             restoring: saved?.state)
+        do {
+            engine.restoreResumePoints(try BookmarkService.storedResumePoints(store: store, index: index))
+        } catch {
+            log.error("could not read the resume points (\(error)); tracks start from their beginning")
+        }
         let player = PlayerService(
             engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
             replayGain: configuration.replayGain, store: store,

@@ -199,6 +199,7 @@ actor PlayerService {
         for command in output.audio {
             send(command)
         }
+        saveResumePoints(output.resumePoints)
         // Saved before anyone hears of it: an event or an answer tells of a saved change.
         if !output.audio.isEmpty || !output.events.isEmpty {
             saveNow()
@@ -231,6 +232,20 @@ actor PlayerService {
             // Shut down: an audio report arriving after the last save changes nothing.
         } catch {
             storageFailed(error)
+        }
+    }
+
+    /// Each resume point is written when the engine takes it (one small transaction),
+    /// so a `kill -9` loses none. A failed write loses that point only: the track then
+    /// starts where its previous point was, or from 0.
+    private func saveResumePoints(_ changes: [ResumePointChange]) {
+        guard let store else { return }
+        for change in changes {
+            do {
+                try store.setResumePoint(track: change.track, position: change.position)
+            } catch {
+                log.error("could not save the resume point of track \(change.track): \(error)")
+            }
         }
     }
 

@@ -195,6 +195,16 @@ private struct Sandbox {
         #expect(try DaemonConfiguration.load(environment: sandbox.environment()).sleepFade == 0)
     }
 
+    @Test func theResumeThresholdTakesIntegersAndDecimals() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).resumeMinDuration == 600)
+        try sandbox.write("resume_min_duration = 1800", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).resumeMinDuration == 1800)
+        try sandbox.write("resume_min_duration = 90.5", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).resumeMinDuration == 90.5)
+    }
+
     @Test func anIntegerIsAcceptedWhereANumberIsExpected() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }
@@ -277,6 +287,8 @@ private struct Sandbox {
         ("replaygain_preamp = \"+3 dB\"", "replaygain_preamp", "expected a number, found string \"+3 dB\""),
         ("sleep_fade = -1", "sleep_fade", "-1.0 is out of range 0.0...600.0"),
         ("sleep_fade = \"10s\"", "sleep_fade", "expected a number"),
+        ("resume_min_duration = -5", "resume_min_duration", "-5.0 is out of range 0.0...604800.0"),
+        ("resume_min_duration = \"10m\"", "resume_min_duration", "expected a number"),
         ("music_directory = \"~bob/music\"", "music_directory", "not '~user'"),
         ("socket = \"\"", "socket", "the path is empty"),
         ("tap_threshold_ms = 2000\nmax_hold_ms = 1500", "max_hold_ms", "longer than tap_threshold_ms"),
