@@ -43,7 +43,7 @@ struct CommandDispatcher: RequestHandler {
         case .ping, .subscribe:
             return .empty
         case .status:
-            await meter?.asked()
+            meter?.asked()
             return .success(QPlayProtocol.Status(await player.snapshot()))
         case .stats:
             let stats = try index.statistics()
