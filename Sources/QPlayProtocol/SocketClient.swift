@@ -81,13 +81,16 @@ public final class SocketClient {
                 throw ClientError.protocolViolation("the daemon speaks \(hello.protocol), not \(Greeting.protocolName)")
             }
         } catch let error as ClientError {
-            Glibc.close(descriptor)
+            // Through close(): with every stored property set, a throw here runs deinit
+            // too, which must not close the descriptor a second time (in a program with
+            // threads its number may belong to another file by then).
+            close()
             throw error
         } catch let error as ClientDecodingError {
-            Glibc.close(descriptor)
+            close()
             throw .protocolViolation(error.message)
         } catch {
-            Glibc.close(descriptor)
+            close()
             throw .protocolViolation("\(error)")
         }
     }

@@ -18,7 +18,10 @@ public final class LineSocketClient {
 
     public init(path: String, timeoutSeconds: Int = 10) throws {
         // Close-on-exec: the qplay and qplayd processes a test starts must not inherit it.
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // The descriptor is stored only once connected: a class whose init throws after
+        // its stored properties are set runs deinit too, which would close it a second
+        // time — by then perhaps another thread's new descriptor with the same number.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         let result = UnixSocketAddress.connect(fd, to: path)
         guard result == 0 else {
@@ -26,6 +29,7 @@ public final class LineSocketClient {
             close(fd)
             throw Failure(description: "connect \(path): \(String(cString: strerror(code)))")
         }
+        self.fd = fd
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -33,7 +37,7 @@ public final class LineSocketClient {
     /// A TCP connection to `host:port` (an IPv4 address), for the line protocols served
     /// over TCP (MPD's), with the same framing and receive timeout.
     public init(host: String, port: Int, timeoutSeconds: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -52,6 +56,7 @@ public final class LineSocketClient {
             close(fd)
             throw Failure(description: "connect \(host):\(port): \(String(cString: strerror(code)))")
         }
+        self.fd = fd
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -96,12 +96,15 @@ final class NonReadingClient {
     let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Stored only once connected: a throw after that would run deinit, closing it twice.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let result = UnixSocketAddress.connect(descriptor, to: path)
         guard result == 0 else {
+            let code = errno
             close(descriptor)
-            throw LineSocketClient.Failure(description: "connect \(path): errno \(errno)")
+            throw LineSocketClient.Failure(description: "connect \(path): errno \(code)")
         }
+        self.descriptor = descriptor
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 

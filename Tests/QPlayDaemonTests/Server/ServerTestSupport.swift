@@ -106,13 +106,15 @@ final class RawConnection {
     private var framer = LineFramer(limit: 1 << 24)
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Stored only once connected: a throw after that would run deinit, closing it twice.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         let result = UnixSocketAddress.connect(descriptor, to: path)
         guard result == 0 else {
             let code = errno
             Glibc.close(descriptor)
             throw POSIXError(POSIXErrorCode(rawValue: code)!)
         }
+        self.descriptor = descriptor
         // A safety net so a broken server fails the test instead of hanging it.
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
