@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import QPlayAudio
 import QPlayEngine
 import QPlayLibrary
@@ -90,6 +91,10 @@ public enum Daemon {
         } catch {
             log.error("could not read the resume points (\(error)); tracks start from their beginning")
         }
+        // The socket server's event loop, made here so the level meter's publisher runs
+        // on it too; it outlives the server and ends last.
+        let frontLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { frontLoop.shutdownGracefully { _ in } }
         let player = PlayerService(
             engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
             replayGain: configuration.replayGain, store: store,
@@ -106,7 +111,7 @@ public enum Daemon {
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
                 bookmarks: BookmarkService(store: store, player: player, index: index)),
-            logger: log, levelListeners: { meter.listenersChanged(to: $0) })
+            logger: log, eventLoopGroup: frontLoop, levelListeners: { meter.listenersChanged(to: $0) })
         events.subscribe(server)
         let mpd = MPDServer(
             configuration: .init(
@@ -127,7 +132,7 @@ public enum Daemon {
             } ?? saved.state.position
         } ?? 0
         await player.start(restoredPosition: restoredPosition)
-        let levels = meter.start()
+        let levels = meter.start(on: frontLoop.next())
         do {
             try await server.start()
         } catch {

@@ -1,3 +1,4 @@
+import NIOCore
 import QPlayAudio
 import Synchronization
 
@@ -26,11 +27,14 @@ final class LevelMeterService: Sendable {
         self.events = events
     }
 
-    /// Publishes the windows the audio thread measures, until it stops.
-    func start() -> Task<Void, Never> {
+    /// Publishes the windows the audio thread measures, until it stops. On `eventLoop`,
+    /// the socket server's: each window then wakes that one thread, which writes the
+    /// event to its subscribers at once, rather than a pool thread that hands the write
+    /// on to the loop.
+    func start(on eventLoop: any EventLoop) -> Task<Void, Never> {
         let audio = self.audio
         let events = self.events
-        return Task {
+        return Task(executorPreference: EventLoopTaskExecutor(eventLoop)) {
             for await _ in audio.levels {
                 guard audio.snapshot.state == .playing, let level = audio.level else { continue }
                 events.publish(.level(level))

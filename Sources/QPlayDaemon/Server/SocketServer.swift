@@ -58,6 +58,8 @@ public final class SocketServer: Sendable {
 
     private struct State {
         var group: MultiThreadedEventLoopGroup?
+        /// Whether `shutdown` ends the group: not when the caller lent it.
+        var ownsGroup = true
         var listener: (any Channel)?
         var clients: [ConnectionID: Client] = [:]
         var nextID: UInt64 = 1
@@ -77,14 +79,21 @@ public final class SocketServer: Sendable {
     private let delivery = Mutex(())
     /// Told how many connections subscribe to `level` whenever that may have changed.
     private let levelListeners: @Sendable (Int) -> Void
+    /// The caller's group to serve on, which outlives the server.
+    private let lentGroup: MultiThreadedEventLoopGroup?
 
+    /// `eventLoopGroup`: serve on this group instead of one of the server's own; the
+    /// caller shuts it down after the server. The daemon lends its loop so the level
+    /// meter's publisher can run there and write events without a thread hop.
     public init(
         configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server"),
+        eventLoopGroup: MultiThreadedEventLoopGroup? = nil,
         levelListeners: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
+        self.lentGroup = eventLoopGroup
         self.levelListeners = levelListeners
     }
 
@@ -103,13 +112,14 @@ public final class SocketServer: Sendable {
         if try SocketLocation.prepare(path: path, uid: geteuid()) == .replacedStaleSocket {
             logger.notice("replaced a stale socket left by a previous daemon", metadata: ["path": "\(path)"])
         }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        let owned = lentGroup == nil
+        let group = lentGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         let listener: any Channel
         do {
             listener = try await makeBootstrap(group: group)
                 .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
         } catch {
-            try? await group.shutdownGracefully()
+            if owned { try? await group.shutdownGracefully() }
             // Two daemons racing past the stale check: the loser finds the address taken.
             if SocketLocation.probe(path) == 0 { throw .alreadyRunning(path: path) }
             throw .bind(path: path, reason: "\(error)")
@@ -117,11 +127,12 @@ public final class SocketServer: Sendable {
         guard chmod(path, 0o600) == 0 else {
             let code = errno
             try? await listener.close()
-            try? await group.shutdownGracefully()
+            if owned { try? await group.shutdownGracefully() }
             throw .system(operation: "chmod", path: path, errno: code)
         }
         state.withLock {
             $0.group = group
+            $0.ownsGroup = owned
             $0.listener = listener
         }
         do {
@@ -157,19 +168,19 @@ public final class SocketServer: Sendable {
     /// Stops accepting, closes every connection, removes the socket file. Requests being
     /// handled finish, but their responses are not delivered.
     public func shutdown() async {
-        let (group, listener, channels) = state.withLock { state in
+        let (group, owned, listener, channels) = state.withLock { state in
             state.stopped = true
             defer {
                 state.group = nil
                 state.listener = nil
             }
-            return (state.group, state.listener, state.clients.values.map(\.channel))
+            return (state.group, state.ownsGroup, state.listener, state.clients.values.map(\.channel))
         }
         guard let group else { return }
         try? await listener?.close()
         for channel in channels { try? await channel.close() }
         unlink(configuration.socketPath)
-        try? await group.shutdownGracefully()
+        if owned { try? await group.shutdownGracefully() }
         logger.info("socket closed", metadata: ["socket": "\(configuration.socketPath)"])
     }
 
