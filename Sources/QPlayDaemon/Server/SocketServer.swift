@@ -58,8 +58,6 @@ public final class SocketServer: Sendable {
 
     private struct State {
         var group: MultiThreadedEventLoopGroup?
-        /// Whether `shutdown` ends the group: not when the caller lent it.
-        var ownsGroup = true
         var listener: (any Channel)?
         var clients: [ConnectionID: Client] = [:]
         var nextID: UInt64 = 1
@@ -132,7 +130,6 @@ public final class SocketServer: Sendable {
         }
         state.withLock {
             $0.group = group
-            $0.ownsGroup = owned
             $0.listener = listener
         }
         do {
@@ -168,19 +165,19 @@ public final class SocketServer: Sendable {
     /// Stops accepting, closes every connection, removes the socket file. Requests being
     /// handled finish, but their responses are not delivered.
     public func shutdown() async {
-        let (group, owned, listener, channels) = state.withLock { state in
+        let (group, listener, channels) = state.withLock { state in
             state.stopped = true
             defer {
                 state.group = nil
                 state.listener = nil
             }
-            return (state.group, state.ownsGroup, state.listener, state.clients.values.map(\.channel))
+            return (state.group, state.listener, state.clients.values.map(\.channel))
         }
         guard let group else { return }
         try? await listener?.close()
         for channel in channels { try? await channel.close() }
         unlink(configuration.socketPath)
-        if owned { try? await group.shutdownGracefully() }
+        if lentGroup == nil { try? await group.shutdownGracefully() }
         logger.info("socket closed", metadata: ["socket": "\(configuration.socketPath)"])
     }
 
