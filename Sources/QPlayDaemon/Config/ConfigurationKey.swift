@@ -57,7 +57,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
         case .watch:
             "boolean; default true. Watch the music directory (inotify) and index changed files within seconds. --no-watch turns it off."
         case .watchRescanSeconds:
-            "integer s, 1...86400; default 300. How often the whole music directory is rescanned while the inotify watch limit leaves folders unwatched."
+            "integer s, 1...86400; default 300. How often the folders the inotify watch limit left unwatched (with what is below them) are rescanned; the whole music directory only when inotify cannot be used at all."
         case .watchLimit:
             "integer, 0...10000000; default none. A testing aid: the most folders watched, to try the watch-limit fallback without changing fs.inotify.max_user_watches."
         case .maxConnections:

@@ -32,7 +32,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var scanOnStart: Bool
     /// Whether the music directory is watched for changes (inotify).
     public var watch: Bool = Defaults.watch
-    /// How often the whole directory is rescanned while some folders have no watch.
+    /// How often the folders without a watch are rescanned (all of them when inotify is unavailable).
     public var watchRescan: Duration = Defaults.watchRescan
     /// The most folders watched (a testing aid); nil: as many as the kernel allows.
     public var watchLimit: Int?
