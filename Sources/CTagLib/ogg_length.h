@@ -174,7 +174,7 @@ inline long long start_granule(TagLib::File *file, long long length, unsigned se
     return -1;
 }
 
-// Opus: a packet's duration at 48 kHz from its TOC byte (RFC 6716 §3.1).
+// Opus: a packet's duration at 48 kHz from its TOC byte (RFC 6716 section 3.1).
 struct OpusPacketSamples : PacketSamples {
     long long operator()(const unsigned char *packet, long long size) override {
         if (size < 1) return 0;

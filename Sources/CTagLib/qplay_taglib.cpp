@@ -88,7 +88,7 @@ void gain_value(const TagLib::PropertyMap &map, const char *key, int *has, doubl
     }
 }
 
-// Opus's R128_TRACK_GAIN / R128_ALBUM_GAIN (RFC 7845 §5.2.1): an integer in 1/256 dB
+// Opus's R128_TRACK_GAIN / R128_ALBUM_GAIN (RFC 7845 section 5.2.1): an integer in 1/256 dB
 // relative to -23 LUFS. ReplayGain's reference is -18 LUFS, 5 dB louder.
 void r128_gain(const TagLib::PropertyMap &map, const char *key, int *has, double *value) {
     auto it = map.find(key);

@@ -1,6 +1,6 @@
 import Foundation
 
-/// When an alarm rings (SPEC §9): a time of day on the local wall clock, on some
+/// When an alarm rings (docs/BEHAVIOUR.md, Timers, bookmarks and resume points): a time of day on the local wall clock, on some
 /// weekdays or once. Pure: the caller passes the current time and the time zone, and
 /// gets the next moment the alarm is due; the daemon compares that moment with the
 /// wall clock (a suspend or a clock change does not make it late).

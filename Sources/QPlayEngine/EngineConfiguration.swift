@@ -1,4 +1,4 @@
-/// The engine's tunables (SPEC §3 defaults).
+/// The engine's tunables (defaults as docs/BEHAVIOUR.md states them).
 public struct EngineConfiguration: Sendable {
     /// A press shorter than this is a tap; from this moment on it is a hold that scans.
     public var tapThreshold: Duration

@@ -3,9 +3,9 @@ import QPlayModel
 /// Tells the daemon that something subscribers see has changed; it then reads `status`
 /// or `queue` and publishes.
 public enum EngineEvent: Sendable, Equatable {
-    /// Track, state, options, position jump or seeking changed (SPEC event `player`).
+    /// Track, state, options, position jump or seeking changed (the protocol's `player` event).
     case player
-    /// The collection was edited or installed (SPEC event `queue`).
+    /// The collection was edited or installed (the protocol's `queue` event).
     case queue
     /// The audio side could not play an entry; the engine skipped it. For the log and
     /// error events; `status.lastError` holds the reason until a track starts.

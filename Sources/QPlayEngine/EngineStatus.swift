@@ -1,6 +1,6 @@
 import QPlayModel
 
-/// What `status` reports (SPEC §6), minus the output, which the daemon adds.
+/// What `status` reports (docs/PROTOCOL.md, status), minus the output, which the daemon adds.
 public struct EngineStatus: Sendable, Equatable {
     public var state: PlaybackState
     /// The now-playing entry: nil after the queue ended. Kept by `stop`, so `play`

@@ -1,6 +1,6 @@
 import QPlayModel
 
-/// An alarm ringing (SPEC §9). When it is due is `AlarmSchedule`'s business and the
+/// An alarm ringing (docs/BEHAVIOUR.md, Timers, bookmarks and resume points). When it is due is `AlarmSchedule`'s business and the
 /// daemon's clock; this is what it does to the player.
 extension PlayerEngine {
     /// Why an alarm did not start playback.

@@ -1,6 +1,6 @@
 import QPlayModel
 
-/// Tap versus hold on next/previous (SPEC §3). Nothing audible happens at `press`: a
+/// Tap versus hold on next/previous (docs/BEHAVIOUR.md, Tap versus hold). Nothing audible happens at `press`: a
 /// press becomes a hold only when `tick` sees the tap threshold pass, and only then does
 /// the scan start. The daemon calls `tick` at `nextDeadline`.
 extension PlayerEngine {

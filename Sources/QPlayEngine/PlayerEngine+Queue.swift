@@ -1,7 +1,7 @@
 import QPlayModel
 
 /// Editing the collection. Edits set the modified flag and never interrupt the sound,
-/// except where SPEC §3 says so: adding to an empty queue starts it, and removing the
+/// except where the queue rules say so: adding to an empty queue starts it, and removing the
 /// playing entry moves on.
 extension PlayerEngine {
     /// Adds tracks as new entries: appended, or inserted so that the first of them stands

@@ -1,6 +1,6 @@
 import QPlayModel
 
-/// Resume points (SPEC §9): a track longer than `configuration.resumeMinDuration`
+/// Resume points (docs/BEHAVIOUR.md, Timers, bookmarks and resume points): a track longer than `configuration.resumeMinDuration`
 /// remembers where it was left (stopped, skipped, replaced) and starts there, less
 /// `resumeRewind`, whenever it is loaded again; playing to its end forgets the point.
 /// The engine keeps the table and decides; the daemon persists each change it emits

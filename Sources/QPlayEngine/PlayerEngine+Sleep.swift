@@ -1,4 +1,4 @@
-/// The sleep timer (SPEC §9): `counting` fires at its deadline and fades the sound out
+/// The sleep timer (docs/BEHAVIOUR.md, Timers, bookmarks and resume points): `counting` fires at its deadline and fades the sound out
 /// over `configuration.sleepFade`, then pauses and restores the gain; `endOfTrack`
 /// pauses at the track boundary with the next entry current at 0:00 (the plan stops
 /// there, so the audio side is given no successor and plays nothing of it). The daemon

@@ -1,6 +1,6 @@
 import QPlayModel
 
-/// The queue and player state machine (SPEC §3). Pure: no I/O, no threads, no clock.
+/// The queue and player state machine (docs/BEHAVIOUR.md, Queue rules). Pure: no I/O, no threads, no clock.
 /// Time comes in as `now` (monotonic, any origin), the current track's position as
 /// `position` (seconds, read by the caller from the audio side). Every call returns the
 /// audio commands to carry out, in order, and the change events to publish.

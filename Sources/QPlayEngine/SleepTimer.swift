@@ -1,4 +1,4 @@
-/// The sleep timer's phase (SPEC §9). It counts wall time — pausing by hand does not
+/// The sleep timer's phase (docs/BEHAVIOUR.md, Timers, bookmarks and resume points). It counts wall time — pausing by hand does not
 /// stop it — so its deadline is on the engine's monotonic `now`, not on the position.
 public enum SleepTimer: Sendable, Equatable {
     /// Fires at `deadline`: the volume then fades to silence over the configured fade.

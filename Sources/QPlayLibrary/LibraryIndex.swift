@@ -47,7 +47,7 @@ public final class LibraryIndex: Sendable {
 
     // MARK: Queries
 
-    /// The tracks matching every predicate of `query`, in SPEC §2 order.
+    /// The tracks matching every predicate of `query`, in the library order (docs/BEHAVIOUR.md, Queries and their order).
     ///
     /// Answered from the in-memory `SearchTable` of the last committed data (built ahead
     /// by `prepareSearchTable`, else loaded by the first query after a write); by SQL

@@ -1,6 +1,6 @@
 /// A set of row positions of a `SearchTable` (0..<count), one bit each: 12.5 KB for
 /// 100,000 tracks. Intersection is word-wise AND, and iteration yields positions in
-/// ascending order — which is SPEC §2 order, because the table is stored sorted.
+/// ascending order — which is the library order, because the table is stored sorted.
 struct RankSet: Sequence {
     private(set) var words: [UInt64]
     let capacity: Int

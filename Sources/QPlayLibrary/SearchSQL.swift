@@ -13,7 +13,7 @@ struct SearchSQL {
     var sql: String
     var arguments: StatementArguments
 
-    /// SPEC §2 order: album artist (artist when there is none), album, disc, track
+    /// The library order (docs/BEHAVIOUR.md, Queries and their order): album artist (artist when there is none), album, disc, track
     /// number, title, path. Missing numbers sort first.
     static let order = """
         ORDER BY sort_artist, f_album, coalesce(disc_number, 0), coalesce(track_number, 0),

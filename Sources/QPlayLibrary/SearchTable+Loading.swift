@@ -5,7 +5,7 @@ import SystemPackage
 
 extension SearchTable {
     /// Reads every track of `db`'s current snapshot (call it inside a read transaction,
-    /// with `generation` read in the same one) and sorts the rows in SPEC §2 order.
+    /// with `generation` read in the same one) and sorts the rows in the library order.
     ///
     /// Rows are read in id (= rowid) order straight from the SQLite statement (no `Row`,
     /// no `String` per column; tag texts, folders and groups are interned, and

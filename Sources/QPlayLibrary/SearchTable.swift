@@ -3,7 +3,7 @@ import GRDB
 import QPlayModel
 import SystemPackage
 
-/// Every track of the index in memory, compactly, **stored in SPEC §2 order**, so a
+/// Every track of the index in memory, compactly, **stored in the library order**, so a
 /// query is a set of row positions ("ranks") and its result is those rows read in
 /// ascending order: no SQL sort, no row decoding; each result's path and title are
 /// built from packed bytes (one allocation for the path, one for a title longer than
@@ -63,7 +63,7 @@ final class SearchTable: Sendable {
     }
 
     let generation: Int64
-    /// Rows in SPEC §2 order; a row's position is its rank.
+    /// Rows in the library order (docs/BEHAVIOUR.md, Queries and their order); a row's position is its rank.
     let rows: [Row]
     let groups: [Group]
     /// Every distinct folder, end to end. A path is its group's folder (up to and

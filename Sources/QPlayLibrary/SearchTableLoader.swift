@@ -213,7 +213,7 @@ struct SearchTableLoader {
         return index
     }
 
-    /// Sorts the rows (SPEC §2: sort_artist, f_album, disc, track number, f_title, path;
+    /// Sorts the rows (the library order: sort_artist, f_album, disc, track number, f_title, path;
     /// missing numbers as 0; texts in memcmp order) and lays them out by rank.
     consuming func finish(generation: Int64) -> SearchTable {
         // Distinct sort texts → their position in byte order, so rows compare integers.

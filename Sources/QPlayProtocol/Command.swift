@@ -31,7 +31,7 @@ public enum VolumeChange: Sendable, Hashable {
     case delta(Int)
 }
 
-/// A command with its arguments, checked (SPEC §6 table).
+/// A command with its arguments, checked (docs/PROTOCOL.md, Commands).
 public enum Command: Sendable, Hashable {
     case ping
     case status
@@ -54,7 +54,7 @@ public enum Command: Sendable, Hashable {
     /// Never empty; `subscribe` without `events` means `EventKind.defaultSubscription`.
     case subscribe(Set<EventKind>)
 
-    // Sleep timer and alarm clock (SPEC §9).
+    // Sleep timer and alarm clock (docs/BEHAVIOUR.md, Timers, bookmarks and resume points).
     case sleep(SleepRequest)
     case alarmAdd(AlarmRequest)
     case alarmList

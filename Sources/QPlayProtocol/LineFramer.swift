@@ -3,7 +3,7 @@
 /// the limit, and its remaining bytes up to the next newline are dropped, so the stream
 /// stays usable and memory stays bounded.
 public struct LineFramer: Sendable {
-    /// Requests may be at most 64 KiB, newline not counted (SPEC §5).
+    /// Requests may be at most 64 KiB, newline not counted (docs/PROTOCOL.md, Requests and responses).
     public static let requestLimit = 64 * 1024
 
     public enum Frame: Sendable, Hashable {

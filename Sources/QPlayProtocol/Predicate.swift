@@ -1,4 +1,4 @@
-/// A track property a predicate can test (SPEC §2).
+/// A track property a predicate can test (docs/BEHAVIOUR.md, Queries and their order).
 public enum SearchProperty: String, Sendable, Hashable, Codable, CaseIterable {
     case title, artist, album, albumArtist = "album_artist", genre, path
 }

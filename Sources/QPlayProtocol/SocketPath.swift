@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Where the daemon's socket is (SPEC §5): an explicit path, else `QPLAY_SOCKET`, else
+/// Where the daemon's socket is (docs/BEHAVIOUR.md, The daemon): an explicit path, else `QPLAY_SOCKET`, else
 /// `$XDG_RUNTIME_DIR/qplay/qplay.sock`, else `/tmp/qplay-$UID/qplay.sock`.
 public enum SocketPath {
     public static func resolve(

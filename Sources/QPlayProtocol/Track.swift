@@ -1,4 +1,4 @@
-/// A track as the protocol shows it (SPEC §6). Absent tags are `null` on the wire.
+/// A track as the protocol shows it (docs/PROTOCOL.md, Types). Absent tags are `null` on the wire.
 public struct Track: Sendable, Hashable, Codable {
     public var id: Int64
     /// Relative to the music directory. Bytes that are not UTF-8 appear as U+FFFD.
@@ -13,7 +13,7 @@ public struct Track: Sendable, Hashable, Codable {
     public var genre: String?
     /// Seconds.
     public var duration: Double?
-    /// `mp3`, `flac`, `vorbis` or `opus`: what the file's content is (SPEC §4).
+    /// `mp3`, `flac`, `vorbis` or `opus`: what the file's content is (docs/BEHAVIOUR.md, Audio).
     public var format: String?
     /// The rate the track decodes to (Opus: 48000).
     public var sampleRate: Int?

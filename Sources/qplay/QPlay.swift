@@ -5,7 +5,7 @@ import QPlayProtocol
 import Glibc
 #endif
 
-/// `qplay`: drives qplayd over its socket (SPEC §7). Exit codes: 0 success, 1 the daemon
+/// `qplay`: drives qplayd over its socket (README.md). Exit codes: 0 success, 1 the daemon
 /// refused (or sent a reply qplay cannot read), 2 usage error, 3 no daemon, 4 the daemon
 /// did not answer in time.
 @main
@@ -53,7 +53,7 @@ struct QPlay: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                // ArgumentParser's usage errors exit 64; SPEC §7 says 2.
+                // ArgumentParser's usage errors exit 64; qplay's rule is 2 (README.md, exit codes).
                 Output.error(fullMessage(for: error))
                 Output.error("See 'qplay --help'.")
                 Glibc.exit(2)

@@ -2,7 +2,7 @@ import QPlayEngine
 import QPlayModel
 import Testing
 
-/// Resume points (SPEC §9) with the simulated clock and audio side: long tracks start
+/// Resume points (docs/BEHAVIOUR.md, Timers, bookmarks and resume points) with the simulated clock and audio side: long tracks start
 /// where they were left, less 2 s; playing to the end forgets the point.
 @Suite struct ResumePointTests {
     /// 20 minutes: past the default threshold of 600 s.

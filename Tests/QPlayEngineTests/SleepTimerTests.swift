@@ -2,7 +2,7 @@ import QPlayEngine
 import QPlayModel
 import Testing
 
-/// The sleep timer (SPEC §9) with the fake clock: wall time, fade, pause, restore.
+/// The sleep timer (docs/BEHAVIOUR.md, Timers, bookmarks and resume points) with the fake clock: wall time, fade, pause, restore.
 @Suite struct SleepTimerTests {
     static func playing(fade: Double = 10) throws -> Harness {
         var h = Harness(EngineConfiguration(shuffleSeed: 42, sleepFade: fade))

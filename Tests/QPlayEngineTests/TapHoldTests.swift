@@ -2,7 +2,7 @@ import QPlayEngine
 import QPlayModel
 import Testing
 
-/// SPEC §3 "Tap versus hold", with the fake clock (threshold 300 ms, scan 4×, max hold 30 s).
+/// Tap versus hold (docs/BEHAVIOUR.md), with the fake clock (threshold 300 ms, scan 4×, max hold 30 s).
 @Suite struct TapHoldTests {
     static func playing(_ names: [(String, Double)] = [("A", 180), ("B", 180), ("C", 180)]) throws -> Harness {
         var h = Harness()

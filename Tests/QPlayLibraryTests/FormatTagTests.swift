@@ -113,7 +113,7 @@ import Testing
         defer { dir.remove() }
         let path = dir.appending("covered.ogg")
         try dir.copy(SampleCatalog.formats.first { $0.format == "vorbis" }!.path, to: path)
-        // A FLAC picture block (RFC 9639 §8.8) around 6 MB of noise, base64 as the tag holds it.
+        // A FLAC picture block (RFC 9639 section 8.8) around 6 MB of noise, base64 as the tag holds it.
         func be32(_ n: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((n >> $0) & 0xFF) } }
         let image = pseudoRandomBytes(count: 6 << 20, seed: 9)
         let block = be32(3) + be32(9) + Array("image/png".utf8) + be32(0) + be32(600) + be32(600) + be32(24)

@@ -112,7 +112,7 @@ import Testing
         }
     }
 
-    @Test func answersAgreeWithQueryMatchesAndSPECOrder() throws {
+    @Test func answersAgreeWithQueryMatchesAndLibraryOrder() throws {
         let fixture = LibraryFixture()
         defer { fixture.remove() }
         let index = try makeIndex(fixture)

@@ -11,7 +11,7 @@ extension DaemonConfiguration {
         public var socket: String?
         /// `--data-dir DIR`
         public var dataDirectory: String?
-        /// `--output SPEC`
+        /// `--output OUTPUT`: alsa, alsa:DEVICE, null, file:PATH or pipe:PATH
         public var output: String?
         /// `--config FILE`: read this file instead of the default; it must exist.
         public var configFile: String?

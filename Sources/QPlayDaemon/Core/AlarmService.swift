@@ -5,7 +5,7 @@ import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
 
-/// The alarm clock (SPEC §9): keeps the alarms (in the state database, each edit saved
+/// The alarm clock (docs/BEHAVIOUR.md, Timers, bookmarks and resume points): keeps the alarms (in the state database, each edit saved
 /// before it is answered), and rings them on the wall clock. `AlarmSchedule` computes
 /// each alarm's next moment in the local time zone (`TZ` honoured); this service
 /// compares those moments with the wall clock at least once a second — never a long

@@ -147,7 +147,7 @@ extension QPlayProtocol.ButtonAction {
 
 extension QPlayLibrary.Predicate {
     init(_ predicate: QPlayProtocol.Predicate) {
-        // Both modules spell the properties and comparisons the same (SPEC §6).
+        // Both modules spell the properties and comparisons the same (docs/PROTOCOL.md, Types).
         self.init(
             property: QPlayLibrary.SearchProperty(rawValue: predicate.property.rawValue) ?? .title,
             comparison: QPlayLibrary.Comparison(rawValue: predicate.comparison.rawValue) ?? .contains,

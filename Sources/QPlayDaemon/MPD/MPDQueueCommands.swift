@@ -3,7 +3,7 @@ import QPlayMPD
 import QPlayModel
 
 /// The queue as MPD's "current playlist": positions are indices of the collection the
-/// user sees, song ids are entry ids. Edits follow qplay's rule (SPEC §3): the modified
+/// user sees, song ids are entry ids. Edits follow qplay's rule (docs/BEHAVIOUR.md, Queue rules): the modified
 /// collection is installed at the next track change. `add` never starts playback.
 enum MPDQueueCommands {
     static let all: [MPDCommand] = [
@@ -57,7 +57,7 @@ enum MPDQueueCommands {
             }
         },
         MPDCommand("clear") { call in
-            // SPEC §8: MPD's clear also stops.
+            // MPD's clear also stops (docs/MPD.md).
             try await call.context.player.perform { engine, now, at in
                 var output = engine.clear(now: now, position: at)
                 output.append(engine.stop(now: now, position: at))

@@ -8,7 +8,7 @@ import QPlayMPD
 import QPlayProtocol
 import Synchronization
 
-/// The MPD frontend's listeners (SPEC §8): MPD's text protocol on TCP addresses and Unix
+/// The MPD frontend's listeners (docs/MPD.md): MPD's text protocol on TCP addresses and Unix
 /// sockets beside qplay's own JSON socket. Each connection runs its requests one at a
 /// time through an `MPDSession`; the core's events become idle subsystems
 /// (`MPDEventTranslator`) that every connection collects until its next `idle`.

@@ -14,7 +14,7 @@ enum MPDStatusCommands {
         },
         MPDCommand("currentsong") { call in
             let status = await call.context.player.snapshot().status
-            // The playing track even when its entry is no longer in the list (SPEC §8):
+            // The playing track even when its entry is no longer in the list (docs/MPD.md):
             // without a Pos then.
             guard let entry = status.entry else { return }
             MPDSongWriter.write(

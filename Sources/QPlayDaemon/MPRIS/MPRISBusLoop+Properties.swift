@@ -10,7 +10,7 @@ import Glibc
 /// current by core events); Position is read from the player on demand, as MPRIS
 /// clients expect of a property that sends no change signals.
 extension MPRISBusLoop {
-    /// What qplay decodes (SPEC §4), as the MIME types file managers and desktops use.
+    /// What qplay decodes (docs/BEHAVIOUR.md, Audio), as the MIME types file managers and desktops use.
     static let mimeTypes = [
         "audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/flac", "audio/x-flac", "audio/ogg", "audio/vorbis",
         "audio/x-vorbis+ogg", "audio/opus", "audio/x-opus+ogg",

@@ -7,7 +7,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// MPRIS on the D-Bus session bus (SPEC §8): media keys, playerctl and desktop widgets
+/// MPRIS on the D-Bus session bus (docs/MPRIS.md): media keys, playerctl and desktop widgets
 /// drive the same `PlayerService` as every other frontend. The bus has a thread of its
 /// own (`MPRISBusLoop`), asleep in `poll` until the bus or a core event wakes it: core
 /// events only set a flag and write to an eventfd, so neither the audio thread nor the

@@ -7,7 +7,7 @@ import NIOPosix
 import QPlayProtocol
 import Synchronization
 
-/// The daemon's Unix-socket server for protocol v1 (SPEC §6): JSON Lines, a greeting on
+/// The daemon's Unix-socket server for protocol v1 (docs/PROTOCOL.md): JSON Lines, a greeting on
 /// connect, responses in request order per connection, `subscribe` with pushed events,
 /// many clients at once. Requests go to a `RequestHandler`; events come in through
 /// `publish(_:)`.

@@ -1,4 +1,4 @@
-/// Fills `qplay status --format` / `watch --format` templates (SPEC §7).
+/// Fills `qplay status --format` / `watch --format` templates (README.md, the qplay command).
 public enum StatusFormat {
     public static let placeholders = [
         "title", "artist", "album", "album_artist", "track", "year", "genre", "position", "duration",

@@ -2,7 +2,7 @@ import Foundation
 import QPlayTestSupport
 import Testing
 
-/// SPEC §7 exit codes of the real qplay: 3 with no daemon, 2 for usage, 1 for refusals.
+/// The exit codes (README.md) of the real qplay: 3 with no daemon, 2 for usage, 1 for refusals.
 @Suite("End to end: qplay exit codes", .timeLimit(.minutes(2)))
 struct ExitCodeEndToEndTests {
     @Test func noDaemonExits3SayingWhereItLookedAndHowToStartOne() throws {

@@ -4,7 +4,7 @@ import SystemPackage
 import Testing
 
 /// MPRIS on a private D-Bus session bus (a real dbus-daemon), driven by the real
-/// `playerctl` and `gdbus` (SPEC §8): each command is checked against `qplay status` and
+/// `playerctl` and `gdbus` (docs/MPRIS.md): each command is checked against `qplay status` and
 /// against what the `file:` capture plays.
 @Suite("End to end: MPRIS with playerctl and gdbus", .serialized, .timeLimit(.minutes(3)))
 struct MPRISTests {

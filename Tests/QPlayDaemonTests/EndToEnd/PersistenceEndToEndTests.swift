@@ -2,7 +2,7 @@ import Foundation
 import QPlayTestSupport
 import Testing
 
-/// SPEC §5: the queue, the current entry, the position and the options survive a
+/// docs/BEHAVIOUR.md, The daemon: the queue, the current entry, the position and the options survive a
 /// `kill -9`; the daemon comes back paused.
 @Suite("End to end: persistence across kill -9", .timeLimit(.minutes(2)))
 struct PersistenceEndToEndTests {

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// SPEC §4: whatever happens to the files and however loaded the machine, what status
+/// docs/BEHAVIOUR.md, Audio: whatever happens to the files and however loaded the machine, what status
 /// says plays is what the output receives, every skip is reported with a reason, and
 /// a track change shows the new track at its own position. Each scenario starts the
 /// real qplayd on a music folder of its own whose files it then breaks while they are
@@ -115,7 +115,7 @@ struct PlaybackTruthTests {
         #expect(changes == 6)
     }
 
-    /// SPEC §4: a skipped entry produces an error event, with a reason a person reads.
+    /// docs/BEHAVIOUR.md, Audio: a skipped entry produces an error event, with a reason a person reads.
     @Test func everySkipIsAnErrorEventWithAReason() throws {
         let rig = try TruthRig(subscribe: nil)
         defer { rig.close() }

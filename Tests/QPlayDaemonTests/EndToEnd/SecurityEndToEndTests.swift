@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// SPEC §5: permissions, a single instance, and a crash's leftover socket.
+/// docs/BEHAVIOUR.md, The daemon: permissions, a single instance, and a crash's leftover socket.
 @Suite("End to end: socket safety", .timeLimit(.minutes(2)))
 struct SecurityEndToEndTests {
     func mode(_ path: String) -> mode_t? {

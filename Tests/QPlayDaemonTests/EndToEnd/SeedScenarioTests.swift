@@ -2,7 +2,7 @@ import Foundation
 import QPlayTestSupport
 import Testing
 
-/// SPEC §3 through the real programs: `add` on an empty queue starts playing, a second
+/// The queue rules (docs/BEHAVIOUR.md) through the real programs: `add` on an empty queue starts playing, a second
 /// `add` appends and marks the queue modified, and the next track change installs it —
 /// proved from the tones in the captured audio.
 @Suite("End to end: the seed scenario", .timeLimit(.minutes(2)))

@@ -3,7 +3,7 @@ import QPlayTestSupport
 import Testing
 
 /// Tap and hold, seek, volume, repeat, shuffle, jump, remove, move and clear against the
-/// real daemon (SPEC §3, §7).
+/// real daemon (docs/BEHAVIOUR.md, Queue rules; README.md).
 @Suite("End to end: transport and queue commands", .timeLimit(.minutes(2)))
 struct TransportTests {
     @Test func aTapOfNextSkipsEvenWhenPressAndReleaseComeFromTwoProcesses() throws {

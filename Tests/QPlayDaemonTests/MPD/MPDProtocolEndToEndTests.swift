@@ -3,7 +3,7 @@ import QPlayTestSupport
 import Testing
 
 /// qplayd's MPD frontend over raw sockets: the shapes of MPD 0.23's answers, ACK codes
-/// and indices, command lists, tagtypes (SPEC §8).
+/// and indices, command lists, tagtypes (docs/MPD.md).
 @Suite("End to end: MPD protocol", .timeLimit(.minutes(3)))
 struct MPDProtocolEndToEndTests {
     @Test func greetingStatusAndCurrentSongHaveMPDsShapes() throws {

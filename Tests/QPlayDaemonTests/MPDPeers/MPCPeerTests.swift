@@ -260,7 +260,7 @@ struct MPCPeerTests {
         try peer.mpcLines("consume", "off")
 
         // Single without repeat: playback ends with this track; the list stays. MPD 0.23
-        // then pauses at the start of the next entry, qplay stops (SPEC §8; docs/MPD.md
+        // then pauses at the start of the next entry, qplay stops (docs/MPD.md
         // lists the difference).
         status = try peer.mpcLines("single", "on")
         #expect(status.last?.hasSuffix("single: on    consume: off") == true, "\(kind): \(status)")

@@ -20,7 +20,7 @@ struct StressOptions: Sendable {
     /// the daemon counts as hung. Only a guard: nothing is measured against it.
     var hangLimit: Double = 15
     /// How long "playing" may go without the position moving or the capture growing.
-    /// SPEC §4 wants them to move at once (the output is written every 100 ms); twice the
+    /// The audio rules (docs/BEHAVIOUR.md) want them to move at once (the output is written every 100 ms); twice the
     /// second that allows is room enough for a loaded machine without hiding a decoder
     /// that searches a file of zeros for seconds while status says playing.
     var stallLimit: Double = 2
@@ -347,7 +347,7 @@ final class StressRun {
         }
     }
 
-    /// SPEC §4: "playing" means the position moves and samples reach the output. From a
+    /// docs/BEHAVIOUR.md, Audio: "playing" means the position moves and samples reach the output. From a
     /// status saying playing, polls until both have moved (or it no longer plays).
     private func checkNotStalled(_ start: [String: Any]) throws {
         guard start["state"] as? String == "playing", (start["output"] as? [String: Any])?["error"] is NSNull else {
@@ -623,7 +623,7 @@ final class StressRun {
         let status = try result(
             of: try request("jump", byIndex ? ["index": index] : ["entry": entry], .jump(entry: entry)), "jump")
         note("jump \(byIndex ? "index \(index)" : "entry") e\(entry): \(Self.brief(status))")
-        // The jump's own player event names the entry (SPEC §3: jump plays that entry).
+        // The jump's own player event names the entry (jump plays that entry).
         guard model.recentStates.contains(where: { $0.entry == entry && $0.state == "playing" }) else {
             throw StressFailure(
                 kind: "order",
@@ -836,7 +836,7 @@ final class StressRun {
         outcome.tonesHeard = heard.count
     }
 
-    /// SIGTERM: qplayd saves, closes and exits 0, promptly (SPEC §5; 2 s is what a
+    /// SIGTERM: qplayd saves, closes and exits 0, promptly (docs/BEHAVIOUR.md, The daemon; 2 s is what a
     /// service manager may reasonably wait).
     private func stopDaemon() throws {
         let sent = monotonicSeconds()

@@ -1,7 +1,7 @@
 import QPlayTestSupport
 
 /// Compares what the capture says was heard with what the daemon's player events said
-/// played (SPEC §4: what status says plays is what the output receives).
+/// played (docs/BEHAVIOUR.md, Audio: what status says plays is what the output receives).
 ///
 /// The events say which entries became current and for how long they were said to be
 /// playing; the capture says which tones were heard, in order. Order is all the two

@@ -59,7 +59,7 @@ struct FileState {
 }
 
 /// An error event the daemon owes: the entry's file could not be played when it was
-/// reached, whatever the timing, so the daemon must say so (SPEC §4, the `error` event).
+/// reached, whatever the timing, so the daemon must say so (docs/BEHAVIOUR.md, Audio; the `error` event).
 struct Obligation: CustomStringConvertible {
     var entry: Int
     var fixture: Int
@@ -93,9 +93,9 @@ struct Visit: CustomStringConvertible {
     }
 }
 
-/// The shadow model: the queue the test built (SPEC §3), followed through the one
+/// The shadow model: the queue the test built (docs/BEHAVIOUR.md, Queue rules), followed through the one
 /// ordered stream of events and responses of the driver's connection. Edits are exact
-/// (only the test edits); what plays next is predicted only where SPEC §3 fixes it:
+/// (only the test edits); what plays next is predicted only where the queue rules fix it:
 /// shuffle off, and no file changed since the playing entry started (a damaged file is
 /// skipped with timing of its own). Everything else is checked for consistency only.
 struct StressModel {
@@ -134,7 +134,7 @@ struct StressModel {
     private var lastErrorSeq = -1
     private(set) var obligations: [Obligation] = []
     private(set) var obligationCount = 0
-    /// Track changes whose target SPEC §3 fixed and the model predicted.
+    /// Track changes whose target the queue rules fixed and the model predicted.
     private(set) var predictedChanges = 0
     /// Track changes seen at all.
     private(set) var changes = 0
@@ -269,7 +269,7 @@ struct StressModel {
         }
     }
 
-    /// Edits that are track changes themselves install at once (SPEC §3): adding to an
+    /// Edits that are track changes themselves install at once (docs/BEHAVIOUR.md, Queue rules): adding to an
     /// empty queue, removing the playing entry.
     private func editMayInstall(_ command: InFlight) -> Bool {
         switch command {
@@ -382,7 +382,7 @@ struct StressModel {
         }
     }
 
-    /// A player event: state and entry. Checks a track change against what SPEC §3 lets
+    /// A player event: state and entry. Checks a track change against what the queue rules let
     /// come next, and notes the error events the daemon owes.
     mutating func playerEvent(
         entry: Int?, path: String?, state newState: String, position: Double?, at time: Double, seq: Int
@@ -512,7 +512,7 @@ struct StressModel {
         let names = allowed.map { $0.map { "e\($0)" } ?? "end of queue" }
         throw StressFailure(
             kind: "order",
-            message: "after e\(from.map(String.init) ?? "–") came \(target.map { "e\($0)" } ?? "the end of the queue") (\(newState)) during \(inFlight.map { "\($0)" } ?? "no command"); SPEC §3 allows \(names.isEmpty ? "no change" : names.joined(separator: " or ")) — queue \(collection), installed \(installed)\(modified ? ", modified" : ""), repeat \(repeatMode)")
+            message: "after e\(from.map(String.init) ?? "–") came \(target.map { "e\($0)" } ?? "the end of the queue") (\(newState)) during \(inFlight.map { "\($0)" } ?? "no command"); the queue rules allow \(names.isEmpty ? "no change" : names.joined(separator: " or ")) — queue \(collection), installed \(installed)\(modified ? ", modified" : ""), repeat \(repeatMode)")
     }
 
     /// The change may go forward through the queue: the track ended (during any command
@@ -532,7 +532,7 @@ struct StressModel {
     /// The play order a track change uses: a modified collection is installed first.
     private var order: [Int] { modified ? collection : installed }
 
-    /// The entry after `id` (SPEC §3, docs/arch/engine.md): in the new order; when `id`
+    /// The entry after `id` (docs/BEHAVIOUR.md, Queue rules; docs/arch/engine.md): in the new order; when `id`
     /// left it (cleared), its first old neighbour still there; at the end around to the
     /// first when `wrap`, else the queue ends.
     private func successor(of id: Int, wrap: Bool) -> Int? {
