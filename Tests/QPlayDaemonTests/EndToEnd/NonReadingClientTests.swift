@@ -7,7 +7,7 @@ import Testing
 /// while, and the memory is handed back once it leaves.
 @Suite("End to end: a client that never reads", .timeLimit(.minutes(2)))
 struct NonReadingClientTests {
-    /// Growth allowed while the client is stuck: the write buffer's 4 MiB high-water
+    /// Growth allowed while the client is stuck: the write buffer's 2 MiB high-water
     /// mark, one read of input and the allocator's slack. Without backpressure 200,000
     /// status answers take ~130 MB.
     static let growthBound = 20 << 20
