@@ -7,7 +7,7 @@
 /// gains are Q15 fixed point. A volume change is ramped linearly across one write
 /// (20–60 ms), which avoids the click of a gain step; an item's gain steps at the
 /// item's first sample, where the music changes anyway (a write never spans two item
-/// gains: see `PlaybackLoop.write`).
+/// gains: see `OutputStage.write`).
 struct SoftwareVolume {
     static let unity: Int64 = 1 << 15
     private(set) var percent = 100

@@ -1,0 +1,231 @@
+/// The output end of the audio thread: the device and everything between the decoded
+/// chunks and the bytes it takes. It opens the device in the stream's format (reopening
+/// on a format change), retries a failed device with backoff, batches chunks into one
+/// write, applies the volume and the item gain, measures the level, narrows to the
+/// device's encoding, and keeps the record of what went out (`HandedFrames`) that
+/// positions are read from. Items are not its business: it is handed buffer entries
+/// and answers how many it wrote; what follows a write is the loop's.
+///
+/// On the audio thread alone. Its byte and sample buffers grow once to the largest
+/// write and are reused, so a write allocates nothing.
+final class OutputStage {
+    /// What `open(for:)` found.
+    enum Opening {
+        /// Open in a format the stream joins.
+        case open
+        /// Opened after a failure that had been reported: report that it works again.
+        case recovered
+        /// A retry is not due yet: wait this long (a command may end the wait).
+        case retry(after: Duration)
+        /// The device did not open: report `newProblem()`.
+        case failed
+    }
+
+    let device: any AudioOutput
+    /// The device's name, read once: the snapshot carries it with every publish.
+    let name: String
+    private let channel: PlaybackChannel
+    private let tuning: PlaybackTuning
+
+    /// The format the device is open in; nil while closed.
+    private(set) var openFormat: AudioFormat?
+    /// How the open device takes samples (answered by its `open`).
+    private var encoding = SampleEncoding.s16
+    private var encoder = SampleEncoder()
+    private var encoded: [UInt8] = []
+    /// The device was paused by `pause` (and is resumed, not rewritten, by `resume`).
+    private var paused = false
+    private var problem = OutputProblem()
+    private var volume = SoftwareVolume()
+    /// The chunks of the write being made; kept (empty) between writes for its storage.
+    private var batch: [AudioChunk] = []
+    /// Several chunks, or scaled ones, are gathered here before encoding.
+    private var scratch: [Int32] = []
+    private var meter = LevelMeter()
+    private var handed = HandedFrames()
+
+    init(device: any AudioOutput, channel: PlaybackChannel, tuning: PlaybackTuning) {
+        self.device = device
+        name = device.name
+        self.channel = channel
+        self.tuning = tuning
+    }
+
+    var isOpen: Bool { openFormat != nil }
+    /// Frames written and not yet heard (0 while closed).
+    var delayFrames: Int { openFormat == nil ? 0 : device.delayFrames }
+    /// The failure status shows; nil while the device works.
+    var problemMessage: String? { problem.message }
+
+    // MARK: volume
+
+    func setVolume(percent: Int) { volume.set(percent: percent) }
+    func fade(to factor: Double, over seconds: Double) { volume.fade(to: factor, over: seconds) }
+    /// Whether a fade with a duration reached its target in the samples written.
+    func takeFadeEnded() -> Bool { volume.takeFadeEnded() }
+
+    // MARK: opening and closing
+
+    /// Makes the device ready for audio of `format`: open already in a format it joins,
+    /// or (once a retry is due) closed after playing out the old stream and opened anew.
+    func open(for format: AudioFormat) -> Opening {
+        if let openFormat, openFormat.joins(format) { return .open }
+        if let wait = problem.waitBeforeRetry(), wait > .zero { return .retry(after: wait) }
+        if openFormat != nil {
+            // A format change: the old stream plays out, then the device is reopened.
+            try? device.drain()
+            device.close()
+            openFormat = nil
+        }
+        handed.reset()
+        do {
+            encoding = try device.open(format: format)
+        } catch {
+            problem.failed(error.description, tuning: tuning)
+            return .failed
+        }
+        openFormat = format
+        paused = false
+        return problem.recovered() ? .recovered : .open
+    }
+
+    /// The failure message when it differs from the one reported last (nil: nothing new
+    /// to say; `.some(nil)`: it works again).
+    func newProblem() -> String?? { problem.newMessage() }
+
+    /// How long to wait before `first` fits in the device; nil: it fits now.
+    func waitForRoom(_ first: AudioChunk) -> Duration? {
+        guard device.waitTime(forFrames: first.frames) > .zero else { return nil }
+        let batchFrames = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
+        return device.waitTime(forFrames: max(batchFrames, first.frames))
+    }
+
+    func pause() {
+        guard openFormat != nil else { return }
+        device.pause()
+        paused = true
+    }
+
+    func resume() {
+        if paused { device.resume() }
+        paused = false
+    }
+
+    /// Drops what the device holds and was not heard yet (a cut: skip, seek, stop).
+    func discard() {
+        if openFormat != nil { device.discard() }
+        paused = false
+        handed.reset()
+    }
+
+    /// The stream ended: what the device holds is played out.
+    func playOut() {
+        if openFormat != nil { try? device.drain() }
+        handed.reset()
+    }
+
+    /// Releases the device (idle long enough); the next write opens it again.
+    func close() {
+        device.close()
+        openFormat = nil
+        handed.reset()
+    }
+
+    /// The thread ends: what the device holds is played out when `playingOut`, then the
+    /// device is released.
+    func shutDown(playingOut: Bool) {
+        guard openFormat != nil else { return }
+        if playingOut { try? device.drain() }
+        device.close()
+    }
+
+    /// The item frame of `token` heard now and whether it is being heard (see
+    /// `HandedFrames.heardFrame`).
+    func heardFrame(of token: UInt64) -> (frame: Int, hearing: Bool)? {
+        handed.heardFrame(of: token, delay: delayFrames)
+    }
+
+    // MARK: writing
+
+    /// Writes the audio chunks at the head of `entries` (the first must be one, and fit:
+    /// see `waitForRoom`): as many as fit in one `writeBatch` and in the device, in one
+    /// write — one syscall and one wake-up for several chunks. Answers how many it
+    /// wrote; nil when the write failed (the device is closed and retried later: report
+    /// `newProblem()`).
+    func write(_ entries: [BufferEntry]) -> Int? {
+        guard case .audio(let first)? = entries.first else { return 0 }
+        defer { batch.removeAll(keepingCapacity: true) }
+        let batchFrames = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
+        batch.append(first)
+        var frames = first.frames
+        for entry in entries.dropFirst() {
+            // A write is of one item gain: a unity item next to a scaled one stays
+            // bit-exact (narrowing dithers whole writes).
+            guard case .audio(let chunk) = entry, chunk.format == first.format, chunk.gain == first.gain,
+                frames + chunk.frames <= batchFrames,
+                device.waitTime(forFrames: frames + chunk.frames) == .zero
+            else { break }
+            batch.append(chunk)
+            frames += chunk.frames
+        }
+        let sampleCount = frames * first.format.channels
+        let scaled = !volume.isUnity || first.gain != SoftwareVolume.unity
+        let metering = channel.metering.load(ordering: .relaxed)
+        if batch.count == 1 && !scaled {
+            first.samples.withUnsafeBufferPointer {
+                encoder.encode($0, sourceBits: first.format.bits, scaled: false, as: encoding, into: &encoded)
+                if metering { measure($0, format: first.format) }
+            }
+        } else {
+            gather(samples: sampleCount, scaled: scaled)
+            scratch.withUnsafeBufferPointer {
+                let samples = UnsafeBufferPointer(rebasing: $0[..<sampleCount])
+                encoder.encode(samples, sourceBits: first.format.bits, scaled: scaled, as: encoding, into: &encoded)
+                if metering { measure(samples, format: first.format) }
+            }
+        }
+        if !metering { meter.reset() }
+        do {
+            try encoded.withUnsafeBytes {
+                try device.write(UnsafeRawBufferPointer(rebasing: $0[..<(sampleCount * encoding.bytesPerSample)]))
+            }
+        } catch {
+            close()
+            problem.failed((error as? AudioOutputError)?.description ?? "\(error)", tuning: tuning)
+            return nil
+        }
+        for chunk in batch { handed.append(token: chunk.token, itemStart: chunk.startFrame, frames: chunk.frames) }
+        return batch.count
+    }
+
+    /// The samples going to the device, as they go (after volume and item gain).
+    private func measure(_ samples: UnsafeBufferPointer<Int32>, format: AudioFormat) {
+        if meter.add(samples, channels: format.channels, rate: format.sampleRate, window: tuning.levelWindow) {
+            channel.publishLevel(&meter)
+        }
+    }
+
+    /// Copies the batch (of one item gain) into `scratch`, one chunk after the other,
+    /// with the volume and the item gain applied when `scaled`.
+    private func gather(samples: Int, scaled: Bool) {
+        if scratch.count < samples { scratch = [Int32](repeating: 0, count: samples) }
+        var offset = 0
+        scratch.withUnsafeMutableBufferPointer { target in
+            for chunk in batch {
+                chunk.samples.withUnsafeBufferPointer { source in
+                    _ = UnsafeMutableBufferPointer(rebasing: target[offset..<(offset + source.count)])
+                        .initialize(fromContentsOf: source)
+                }
+                offset += chunk.samples.count
+            }
+        }
+        guard scaled else { return }
+        let format = batch[0].format
+        let gain = batch[0].gain
+        scratch.withUnsafeMutableBufferPointer { target in
+            volume.apply(
+                to: UnsafeMutableBufferPointer(rebasing: target[..<samples]), channels: format.channels,
+                sampleRate: format.sampleRate, itemGain: gain)
+        }
+    }
+}
