@@ -5,7 +5,7 @@ import Testing
 
 /// The audio thread playing a queue into real ALSA (a `file` PCM), unpaced: what the
 /// device received is compared with the decoded files, sample by sample.
-@Suite struct AudioPlayerQueueTests {
+@Suite(.tags(.pooled), .group(.pooled)) struct AudioPlayerQueueTests {
     @Test func sameFormatTracksJoinWithZeroGapSamples() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -6,7 +6,7 @@ import Testing
 /// Commands that land in a running stream: seek, pause, scan. Where a command has to
 /// arrive mid-track the output is paced to real time (`.automatic`); every assertion is
 /// on the captured samples, never on wall time.
-@Suite struct AudioPlayerTimingTests {
+@Suite(.tags(.pooled), .group(.pooled)) struct AudioPlayerTimingTests {
     static let rate = 44100
 
     @Test func seekDuringPlaybackLandsWithin50ms() async throws {

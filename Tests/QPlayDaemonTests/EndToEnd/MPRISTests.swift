@@ -6,7 +6,7 @@ import Testing
 /// MPRIS on a private D-Bus session bus (a real dbus-daemon), driven by the real
 /// `playerctl` and `gdbus` (docs/MPRIS.md): each command is checked against `qplay status` and
 /// against what the `file:` capture plays.
-@Suite("End to end: MPRIS with playerctl and gdbus", .serialized, .timeLimit(.minutes(3)))
+@Suite("End to end: MPRIS with playerctl and gdbus", .serialized, .timeLimit(.minutes(3)), .tags(.peer), .group(.peer))
 struct MPRISTests {
     /// Three 40 s tones in one album folder with a cover beside them.
     static let album: [ToneFixture] = [

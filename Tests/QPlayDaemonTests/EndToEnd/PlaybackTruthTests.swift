@@ -12,7 +12,7 @@ import Glibc
 /// a track change shows the new track at its own position. Each scenario starts the
 /// real qplayd on a music folder of its own whose files it then breaks while they are
 /// queued.
-@Suite("End to end: playback truth", .serialized, .timeLimit(.minutes(5)))
+@Suite("End to end: playback truth", .serialized, .timeLimit(.minutes(5)), .tags(.heavy), .group(.heavy))
 struct PlaybackTruthTests {
     /// A file that was corrupted (text) and the one after it deleted while the track
     /// before them played: the player must get to the fourth, under two busy loops,

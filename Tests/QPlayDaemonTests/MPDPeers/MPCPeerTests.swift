@@ -4,7 +4,7 @@ import Testing
 
 /// The real `mpc` (0.34, libmpdclient) against the real MPD and against qplayd's MPD
 /// frontend over the same music: every expectation holds for MPD, which proves it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.peer), .group(.peer))
 struct MPCPeerTests {
     static let morning = "Test Tones/Day Cycle/01 Morning.mp3"
     static let evening = "Test Tones/Day Cycle/02 Evening.mp3"

@@ -7,7 +7,7 @@ import Testing
 /// `MPDResponseNormalizer`, except for the differences listed in `allowed`, each with
 /// its reason (also in docs/MPD.md). An allowed difference that no longer shows fails
 /// too, so the list stays true.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.peer), .group(.peer))
 struct MPDDifferentialTests {
     /// One request (or a command list: lines joined by "\n", answered once).
     static let script: [String] = [

@@ -5,7 +5,7 @@ import Testing
 /// ncmpcpp (0.9.2), a full-screen client, in a detached tmux of its own (`-L`, so no
 /// other tmux server is touched) against the real MPD and qplayd's MPD frontend: it
 /// connects, its playlist view shows the playing track, and its `p` key pauses.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.peer), .group(.peer))
 struct NcmpcppPeerTests {
     @Test(arguments: MPDPeerKind.tested)
     func showsPlayingTrackAndPauses(_ kind: MPDPeerKind) throws {

@@ -5,7 +5,7 @@ import Testing
 /// python-mpd2 (3.0.5, the system Python's python3-mpd) against the real MPD and
 /// qplayd's MPD frontend: its parser reads every response, so a malformed line fails
 /// the script; the script prints what it got as JSON and the test checks it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.peer), .group(.peer))
 struct PythonMPDPeerTests {
     static let script = #"""
         out = {}

@@ -6,7 +6,7 @@ import Testing
 
 /// Runs the built `qplay` binary against an in-process server with the test handler:
 /// the transport, argument mapping and exit codes, not the player.
-@Suite("qplay binary against the socket server", .timeLimit(.minutes(1)))
+@Suite("qplay binary against the socket server", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct CommandLineClientTests {
     struct Run {
         var status: Int32

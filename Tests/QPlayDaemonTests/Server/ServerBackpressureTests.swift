@@ -7,7 +7,7 @@ import Testing
 
 /// Backpressure of the socket server, with a small write buffer (64 KiB) and a short
 /// unwritable timeout so that the tests need little data and time.
-@Suite("Socket server: backpressure and slow clients", .timeLimit(.minutes(1)))
+@Suite("Socket server: backpressure and slow clients", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct ServerBackpressureTests {
     struct Fixture {
         let directory = TemporaryDirectory("qplay-backpressure")

@@ -4,7 +4,7 @@ import QPlayProtocol
 import QPlayTestSupport
 import Testing
 
-@Suite("Socket server: permissions, single instance, disconnects", .timeLimit(.minutes(1)))
+@Suite("Socket server: permissions, single instance, disconnects", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct ServerLifecycleTests {
     private func mode(_ path: String) -> (type: mode_t, permissions: mode_t) {
         var info = stat()

@@ -1,9 +1,10 @@
 import Foundation
 import QPlayDaemon
 import QPlayProtocol
+import QPlayTestSupport
 import Testing
 
-@Suite("Socket server: requests and errors", .timeLimit(.minutes(1)))
+@Suite("Socket server: requests and errors", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct ServerRequestTests {
     @Test func greetsWithProtocolAndVersion() async throws {
         let fixture = try await ServerFixture.start()

@@ -1,9 +1,10 @@
 import Foundation
 import QPlayDaemon
 import QPlayProtocol
+import QPlayTestSupport
 import Testing
 
-@Suite("Socket server: subscriptions and many clients", .timeLimit(.minutes(2)))
+@Suite("Socket server: subscriptions and many clients", .timeLimit(.minutes(2)), .tags(.pooled), .group(.pooled))
 struct ServerSubscriptionTests {
     static let queueEvent = Event.queue(QueueChange(length: 3, modified: true))
     static let playerEvent = Event.player(TestHandler.status)

@@ -27,7 +27,7 @@ enum StressConfiguration {
 
 /// The seeded, model-based stress test against the real daemon (docs/arch/e2e.md,
 /// "Stress test"): seeds one after the other until the sweep's time is spent.
-@Suite("End to end: stress", .serialized)
+@Suite("End to end: stress", .serialized, .tags(.heavy), .group(.heavy))
 struct StressTests {
     @Test(.timeLimit(.minutes(StressConfiguration.timeLimitMinutes)))
     func randomCommandsAndDamagedFilesKeepStatusTrueToTheOutput() throws {
