@@ -34,8 +34,9 @@ extension PlayerEngine {
         output.notify(.queue)
         if starts {
             cancelScan(into: &output)
+            let wasStopped = state == .stopped
             state = .playing
-            perform(plan(.start), into: &output)
+            perform(plan(.start), leavesCurrent: !wasStopped, into: &output)
         } else {
             announceSuccessor(into: &output)
         }
@@ -102,8 +103,9 @@ extension PlayerEngine {
         lastKnownPosition = position
         var output = EngineOutput()
         cancelScan(into: &output)
+        let wasStopped = state == .stopped
         state = .playing
-        perform(plan(.jump(id)), into: &output)
+        perform(plan(.jump(id)), leavesCurrent: !wasStopped, into: &output)
         return output
     }
 

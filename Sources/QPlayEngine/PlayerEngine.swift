@@ -286,9 +286,12 @@ public struct PlayerEngine: Sendable {
 
     /// A track change: commit it, then load the new entry the way the player was going
     /// (playing or paused; stopped stays stopped with the new entry as now-playing).
-    mutating func perform(_ change: TrackChange, into output: inout EngineOutput) {
+    /// `leavesCurrent` is false when the caller has just set a stopped player playing:
+    /// the stopped track's point was taken when it stopped, and leaving it again at the
+    /// stopped position (0) would forget it.
+    mutating func perform(_ change: TrackChange, leavesCurrent: Bool = true, into output: inout EngineOutput) {
         let wasLoaded = isLoaded
-        leaveCurrent(at: lastKnownPosition, into: &output)
+        if leavesCurrent { leaveCurrent(at: lastKnownPosition, into: &output) }
         commit(change, into: &output)
         if let entry = change.entry {
             if state != .stopped { load(entry, into: &output) }

@@ -142,6 +142,40 @@ import Testing
         #expect(h.audio.position == 198)
     }
 
+    /// The queue rules' "add to an empty queue" resumes too when the track was stopped
+    /// before the clear: the point taken at the stop is kept, not forgotten as if the
+    /// track had been left again at the stopped position.
+    @Test func stopClearAndAddingTheTrackAgainResumes() throws {
+        var h = Harness()
+        try h.add([Self.long])
+        h.run(6.6)
+        #expect(h.act { $0.stop(now: $1, position: $2) }.resumePoints == [Self.point(Self.long, 6.6)])
+        h.act { $0.clear(now: $1, position: $2) }
+        let added = try h.add([Self.long])
+        #expect(added.started)
+        #expect(added.output.resumePoints.isEmpty)
+        guard case .play(_, let from, paused: false) = added.output.audio.first else {
+            Issue.record("no play: \(added.output.audio)")
+            return
+        }
+        #expect(abs(from - 4.6) < 1e-9)
+        #expect(abs(h.status.position - 4.6) < 1e-9)
+        #expect(h.engine.resumePoint(of: Self.long) == 6.6)
+    }
+
+    /// A jump from a stopped player to another entry keeps the stopped track's point.
+    @Test func jumpingAwayFromAStoppedTrackKeepsItsPoint() throws {
+        var h = Harness()
+        try h.add([Self.long, track("B")])
+        h.run(300)
+        h.act { $0.stop(now: $1, position: $2) }
+        let jumped = try h.act { try $0.jump(index: 1, now: $1, position: $2) }
+        #expect(jumped.resumePoints.isEmpty)
+        #expect(h.nowPlaying == "B")
+        try h.act { try $0.jump(index: 0, now: $1, position: $2) }
+        #expect(h.audio.position == 298)
+    }
+
     @Test func pausedTrackChangesLoadAtThePoint() throws {
         var h = Harness()
         h.engine.restoreResumePoints([Self.long.id: 700])

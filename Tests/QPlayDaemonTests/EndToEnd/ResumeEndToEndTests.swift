@@ -165,6 +165,30 @@ import Testing
         try waitUntil("playing after the kill") { try Self.position(client) >= jumpedAwayAt - 1 }
     }
 
+    /// docs/PROTOCOL.md's "add to an empty queue" resumes too: stopped, the queue
+    /// cleared, the same track added again starts at its point less 2 s — heard so in
+    /// the capture.
+    @Test func addingTheStoppedTrackToAClearedQueueResumes() throws {
+        let music = try Self.music()
+        defer { music.directory.remove() }
+        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+
+        try client.ok("add", ["paths": ["resume-long.flac"]])
+        try client.ok("seek", ["position": 30])
+        let stoppedAt = try Self.pause(after: 31.5, client)
+        try client.ok("stop")
+        try client.ok("clear")
+        let beforeAdd = try Self.settledCapture(daemon)
+        try client.ok("add", ["paths": ["resume-long.flac"]])
+        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+        try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
+        let resumed = try #require(
+            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeAdd))
+        #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
+    }
+
     @Test func shortTracksNeverResumeAndATrackThatEndedStartsFromZero() throws {
         let music = try Self.music()
         defer { music.directory.remove() }
