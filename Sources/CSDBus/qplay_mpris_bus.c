@@ -71,7 +71,8 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_PROPERTY("Metadata", "a{sv}", on_get, 0, CHANGES),
     // Read on demand: MPRIS says clients follow Seeked and the clock, not change signals.
     SD_BUS_PROPERTY("Position", "x", on_get, 0, 0),
-    SD_BUS_PROPERTY("Rate", "d", on_get, 0, FIXED),
+    // Writable as MPRIS requires, though it stays 1.0 (sd-bus refuses a writable const).
+    SD_BUS_WRITABLE_PROPERTY("Rate", "d", on_get, on_set, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("MinimumRate", "d", on_get, 0, FIXED),
     SD_BUS_PROPERTY("MaximumRate", "d", on_get, 0, FIXED),
     SD_BUS_PROPERTY("CanGoNext", "b", on_get, 0, CHANGES),

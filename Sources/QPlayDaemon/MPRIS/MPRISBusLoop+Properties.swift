@@ -55,8 +55,8 @@ extension MPRISBusLoop {
         }
     }
 
-    /// LoopStatus, Shuffle and Volume (sd-bus refuses writes of the others, and values
-    /// of the wrong type, itself).
+    /// LoopStatus, Shuffle, Volume and Rate (sd-bus refuses writes of the others, and
+    /// values of the wrong type, itself).
     func write(property: String, from value: OpaquePointer, error: UnsafeMutablePointer<sd_bus_error>) -> Int32 {
         switch property {
         case "LoopStatus":
@@ -85,6 +85,13 @@ extension MPRISBusLoop {
             // qplay's volume has 101 steps: clamped, then the nearest one.
             let percent = Int((min(1, max(0, level)) * 100).rounded())
             perform { engine, now, at in engine.setVolume(percent, now: now, position: at) }
+        case "Rate":
+            // MPRIS makes Rate writable even for a player with only the normal speed
+            // (MinimumRate = MaximumRate = 1.0): a write is accepted and, as qplay has no
+            // other speed, changes nothing, whatever the value (docs/MPRIS.md).
+            var rate = 0.0
+            let result = qplay_mpris_read_double(value, &rate)
+            return result < 0 ? result : 0
         default:
             return sd_bus_error_set(
                 error, "org.freedesktop.DBus.Error.PropertyReadOnly", "the property \(property) is read-only")

@@ -168,8 +168,25 @@ struct MPRISTests {
         let badLoop = try gdbus.call(
             "org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "LoopStatus", "<'Sometimes'>")
         #expect(badLoop.status != 0 && badLoop.stderr.contains("InvalidArgs"), "\(badLoop)")
-        let readOnly = try gdbus.call("org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "Rate", "<2.0>")
-        #expect(readOnly.status != 0, "\(readOnly)")
+        // Rate is read-write as MPRIS makes it, with only the normal speed: a set of 1.0
+        // is accepted, any other value too but changes nothing; a wrong type is refused.
+        #expect(xml.contains("readwrite d Rate = 1.0;"), "\(xml)")
+        #expect(xml.contains("readonly d MinimumRate = 1.0;"), "\(xml)")
+        #expect(xml.contains("readonly d MaximumRate = 1.0;"), "\(xml)")
+        let before = try daemon.qplayJSON("status")
+        for rate in ["<1.0>", "<2.0>", "<0.0>"] {
+            let set = try gdbus.call("org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "Rate", rate)
+            #expect(set.status == 0, "\(rate): \(set)")
+            #expect(try gdbus.get("org.mpris.MediaPlayer2.Player", "Rate") == "(<1.0>,)")
+        }
+        let wrongType = try gdbus.call(
+            "org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "Rate", "<'fast'>")
+        #expect(wrongType.status != 0, "\(wrongType)")
+        let after = try daemon.qplayJSON("status")
+        #expect(after["state"] as? String == "playing" && after["entry"] as? Int == before["entry"] as? Int)
+        let readOnly = try gdbus.call(
+            "org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "MaximumRate", "<2.0>")
+        #expect(readOnly.status != 0 && readOnly.stderr.contains("PropertyReadOnly"), "\(readOnly)")
 
         // OpenUri: a file not indexed yet is indexed, added after the playing entry, played.
         let staging = TemporaryDirectory("qplay-mpris-new")
