@@ -17,6 +17,11 @@ import QPlayProtocol
 /// - a channel that stays unwritable for `unwritableTimeout` is closed: its client reads
 ///   nothing, and its buffered responses would otherwise be held for ever.
 ///
+/// A client that shuts its write side after its requests (`echo … | socat -`) is still
+/// answered: the listener allows half-closure, so the end of its input only ends the
+/// request loop once every line received has been handed out, and the channel closes
+/// after the last answer is written, not before.
+///
 /// And it keeps a pipelining client from starving the others. The request loop runs on
 /// the event loop, and NIO runs every task queued — including ones queued by the tasks
 /// it runs — before it polls for I/O again: a loop handing out thousands of buffered
@@ -52,6 +57,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// A `read` held back by the backpressure, to be passed on when it lifts.
     private var readHeld = false
     private var closed = false
+    /// The client shut its write side: no more lines come, the answers still go.
+    private var inputClosed = false
     private var heldFullOutput = false
     private var unwritableClose: Scheduled<Void>?
     /// Lines handed out since this channel last read (an I/O event, so after a poll).
@@ -84,6 +91,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         if let frame = takeFrame() { return eventLoop.makeSucceededFuture(frame) }
         if closed { return eventLoop.makeSucceededFuture(nil) }
+        if inputDrained {
+            closeAfterWrites()
+            return eventLoop.makeSucceededFuture(nil)
+        }
         let promise = eventLoop.makePromise(of: LineFramer.Frame?.self)
         waiting = promise
         resumeReading()
@@ -169,9 +180,35 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.fireChannelInactive()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            deliver()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset by the peer and the like: the connection is over, nothing else is.
         context.close(promise: nil)
+    }
+
+    // MARK: Half-closure
+
+    /// The client's input ended and every complete line in it was handed out (a last
+    /// line without its newline is not a request). While the channel is unwritable a
+    /// line may still wait: that is not the end yet.
+    private var inputDrained: Bool {
+        inputClosed && (context?.channel.isWritable ?? true)
+    }
+
+    /// Closes once the answers already written have left: an empty write completes
+    /// after every write before it.
+    private func closeAfterWrites() {
+        guard let context else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0)))
+            .whenComplete { _ in channel.close(promise: nil) }
     }
 
     // MARK: Backpressure
@@ -195,6 +232,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
             promise.succeed(frame)
         } else if closed {
             waiting = nil
+            promise.succeed(nil)
+        } else if inputDrained {
+            waiting = nil
+            closeAfterWrites()
             promise.succeed(nil)
         }
     }

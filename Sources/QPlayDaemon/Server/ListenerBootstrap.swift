@@ -19,6 +19,9 @@ extension ServerBootstrap {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
+            // A client that shuts its write side after its requests still reads the
+            // answers (`ConnectionHandler`).
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark, value: .init(low: outputLimit / 2, high: outputLimit))
             .childChannelInitializer(admit)
