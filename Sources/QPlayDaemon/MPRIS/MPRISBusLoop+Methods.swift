@@ -71,7 +71,15 @@ extension MPRISBusLoop {
     /// to act on) is logged, not answered: media keys are pressed blindly.
     func perform(_ command: @escaping @Sendable (inout PlayerEngine, Duration, Double) -> EngineOutput) {
         let player = self.player
-        BlockingAwait.run { _ = try? await player.perform(command) }
+        let failure = BlockingAwait.run { () async -> EngineError? in
+            do throws(EngineError) {
+                try await player.perform(command)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { log.debug("MPRIS command not done: \(failure)") }
     }
 
     /// A seek that may decline; true when it happened.
