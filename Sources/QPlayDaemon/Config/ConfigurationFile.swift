@@ -3,7 +3,6 @@ import QPlayAudio
 import QPlayEngine
 import QPlayModel
 import SystemPackage
-import TOMLKit
 
 /// The values one TOML config file sets (nil: not set), already checked and with paths
 /// made absolute. See `ConfigurationKey` for the keys.
@@ -58,13 +57,10 @@ struct ConfigurationFile: Sendable, Equatable {
     static func parse(_ text: String, path: FilePath, home: FilePath?) throws(ConfigurationError) -> ConfigurationFile {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                origin: path.string, line: error.source.begin.line, column: error.source.begin.column,
-                reason: "invalid TOML: \(error.description)")
+            table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigurationError(origin: path.string, reason: "invalid TOML: \(error)")
+            throw ConfigurationError(
+                origin: path.string, line: error.line, column: error.column, reason: "invalid TOML: \(error.reason)")
         }
         var file = ConfigurationFile(path: path)
         let folder = path.removingLastComponent()
@@ -124,15 +120,14 @@ struct ConfigurationFile: Sendable, Equatable {
 private struct ValueReader {
     var origin: String
     var key: ConfigurationKey
-    var value: any TOMLValueConvertible
+    var value: TOMLValue
 
     func failure(_ reason: String) -> ConfigurationError {
         ConfigurationError(origin: origin, key: key.rawValue, reason: reason)
     }
 
     func wrongType(_ expected: String) -> ConfigurationError {
-        let found = value.string.map { "\"\($0)\"" } ?? value.debugDescription
-        return failure("expected \(expected), found \(value.type) \(found)")
+        failure("expected \(expected), found \(value.typeName) \(value.tomlText)")
     }
 
     func string() throws(ConfigurationError) -> String {
@@ -194,7 +189,7 @@ private struct ValueReader {
         var addresses: [MPDAddress] = []
         for element in array {
             guard let text = element.string else {
-                throw failure("expected addresses as strings, found \(element.type) \(element.debugDescription)")
+                throw failure("expected addresses as strings, found \(element.typeName) \(element.tomlText)")
             }
             do {
                 addresses.append(try MPDAddress.parse(text))
