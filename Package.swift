@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSA", "CSoxr",
+                "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSA", "CSoxr", "QPlayModel",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),

@@ -6,6 +6,7 @@
 // Each prints one JSON object on stdout. Run it from a release build.
 import Foundation
 import QPlayLibrary
+import QPlayModel
 
 
 func residentMegabytes() -> Double {
@@ -35,7 +36,7 @@ func printJSON(_ object: [String: Any]) {
 func scan(music: String, database: String) async throws {
     let index = try LibraryIndex(databasePath: .init(database))
     let scanner = LibraryScanner(
-        musicDirectory: .init(music), index: index, extensions: ["mp3", "mp2", "mp1"])
+        musicDirectory: .init(music), index: index, extensions: AudioFileFormat.mp3.fileExtensions)
     let clock = ContinuousClock()
     var start = clock.now
     let full = try await scanner.scan()
@@ -101,7 +102,7 @@ func walk(music: String) {
     let clock = ContinuousClock()
     let start = clock.now
     var count = 0
-    _ = MusicFileWalker(extensions: ["mp3", "mp2", "mp1"]).walk(.init(music)) { _ in count += 1 }
+    _ = MusicFileWalker(extensions: AudioFileFormat.mp3.fileExtensions).walk(.init(music)) { _ in count += 1 }
     printJSON(["walk_seconds": seconds(clock.now - start), "files": count])
 }
 

@@ -8,13 +8,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 #include <taglib/audioproperties.h>
-#include <taglib/fileref.h>
+#include <taglib/id3v2framefactory.h>
 #include <taglib/flacfile.h>
 #include <taglib/flacproperties.h>
 #include <taglib/mpegfile.h>
@@ -196,16 +197,22 @@ long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
     return total > 0 ? total : 0;
 }
 
+// Where the audio starts after a leading ID3v2 tag (0 without one), as the decoders'
+// reader (BudgetedReader) finds it.
+off_t leading_tag_size(int fd) {
+    unsigned char header[10];
+    if (::pread(fd, header, 10, 0) != 10 || header[0] != 'I' || header[1] != 'D' || header[2] != '3' ||
+        header[3] == 0xFF || header[4] == 0xFF || ((header[6] | header[7] | header[8] | header[9]) & 0x80) != 0) {
+        return 0;
+    }
+    const off_t footer = (header[5] & 0x10) ? 10 : 0;
+    return 10 + ((off_t(header[6]) << 21) | (off_t(header[7]) << 14) | (off_t(header[8]) << 7) | header[9]) + footer;
+}
+
 // Whether the 256 KB after a leading ID3v2 tag are all zero bytes: no audio format
 // starts so, and TagLib would search a file of zeros (a sparse 2 GB one, say) to its
 // end for a frame, holding a scanner thread for many seconds.
-bool starts_with_zeros(int fd) {
-    unsigned char header[10];
-    off_t start = 0;
-    if (::pread(fd, header, 10, 0) == 10 && header[0] == 'I' && header[1] == 'D' && header[2] == '3' &&
-        ((header[6] | header[7] | header[8] | header[9]) & 0x80) == 0) {
-        start = 10 + ((off_t(header[6]) << 21) | (off_t(header[7]) << 14) | (off_t(header[8]) << 7) | header[9]);
-    }
+bool starts_with_zeros(int fd, off_t start) {
     static thread_local unsigned char window[64 * 1024];
     const off_t limit = start + 256 * 1024;
     bool read_any = false;
@@ -220,16 +227,26 @@ bool starts_with_zeros(int fd) {
     return read_any;
 }
 
+// TagLib's parser for `kind`; nullptr for QP_KIND_NONE or a kind this shim does not know.
+TagLib::File *open_kind(qplay::BudgetStream *stream, qp_tag_kind kind) {
+    const auto style = TagLib::AudioProperties::Average;
+    switch (kind) {
+    case QP_KIND_MPEG: return new TagLib::MPEG::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
+    case QP_KIND_FLAC: return new TagLib::FLAC::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
+    case QP_KIND_OGG_VORBIS: return new TagLib::Ogg::Vorbis::File(stream, true, style);
+    case QP_KIND_OGG_OPUS: return new TagLib::Ogg::Opus::File(stream, true, style);
+    default: return nullptr;
+    }
+}
+
 // Reads tags and properties through `stream`. A read past the budget throws out of TagLib
 // (an empty read would look like the end of the file to some of its loops and to none of
 // its length checks); what TagLib built by then is dropped with the exception.
-qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
+qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_info *out) {
     try {
-        TagLib::FileRef ref(stream, true, TagLib::AudioProperties::Average);
-        if (ref.isNull()) {
-            return ref.file() ? QP_TAG_INVALID : QP_TAG_UNSUPPORTED;
-        }
-        TagLib::File *file = ref.file();
+        std::unique_ptr<TagLib::File> owned(open_kind(stream, kind));
+        if (!owned) return QP_TAG_NOT_CHOSEN;
+        TagLib::File *file = owned.get();
         if (!file->isValid()) return QP_TAG_INVALID;
         TagLib::AudioProperties *props = file->audioProperties();
         if (!props || props->sampleRate() <= 0) return QP_TAG_NOT_AUDIO;
@@ -237,11 +254,6 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
         auto *flac = dynamic_cast<TagLib::FLAC::File *>(file);
         auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file);
         auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file);
-        if (mpeg) out->format = QP_FORMAT_MPEG;
-        else if (flac) out->format = QP_FORMAT_FLAC;
-        else if (vorbis) out->format = QP_FORMAT_VORBIS;
-        else if (opus) out->format = QP_FORMAT_OPUS;
-        else return QP_TAG_OTHER_FORMAT;
 
         const TagLib::PropertyMap map = file->properties();
         out->title = property(map, "TITLE");
@@ -297,8 +309,8 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_info *out) {
 
 }  // namespace
 
-extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, qp_tag_info *out,
-                                     int *err_no) {
+extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, int head_capacity,
+                                     qp_tag_chooser choose, void *context, qp_tag_info *out, int *err_no) {
     std::memset(out, 0, sizeof(*out));
     silence_taglib();
     if (err_no) *err_no = 0;
@@ -321,9 +333,17 @@ extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budg
         ::close(fd);
         return QP_TAG_NOT_REGULAR;
     }
-    if (starts_with_zeros(fd)) {
+    const off_t audio_start = leading_tag_size(fd);
+    if (starts_with_zeros(fd, audio_start)) {
         ::close(fd);
         return QP_TAG_NOT_AUDIO;
+    }
+    std::vector<unsigned char> head(static_cast<size_t>(std::max(0, head_capacity)));
+    const ssize_t got = head.empty() ? 0 : ::pread(fd, head.data(), head.size(), audio_start);
+    const qp_tag_kind kind = choose(head.data(), got > 0 ? static_cast<int>(got) : 0, context);
+    if (kind == QP_KIND_NONE) {
+        ::close(fd);
+        return QP_TAG_NOT_CHOSEN;
     }
     std::FILE *file = ::fdopen(fd, "rb");
     if (!file) {
@@ -334,7 +354,7 @@ extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budg
     const qp_tag_budget unlimited = {0, 0};
     qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited,
                                qplay::picture_ranges(fd));
-    const qp_tag_status status = read_stream(&stream, out);
+    const qp_tag_status status = read_stream(&stream, kind, out);
     out->bytes_read = stream.bytesRead();
     out->cpu_nanoseconds = stream.cpuNanoseconds();
     return status;

@@ -1,3 +1,4 @@
+import QPlayModel
 import SystemPackage
 
 /// A failed decode: the file is named and the reason is for people.
@@ -30,17 +31,16 @@ public protocol AudioDecoder: AnyObject {
     func seek(toFrame frame: Int) throws(DecoderError)
 }
 
-/// One file format qplay decodes: it recognises its files by their first bytes and
-/// opens them. Adding a format is one file with a decoder and one of these, listed in
-/// `DecoderRegistry.standard`.
+/// The decoder of one row of the format table (`AudioFormatTable.swift` in QPlayModel):
+/// the row says how the format's files are recognised, named and listed; this opens
+/// them. Adding a format is three places: its C module (a system library target in
+/// Package.swift), its decoder file (the decoder and one of these, naming its row) and
+/// its table row — plus the line listing the new `FormatDecoder` in
+/// `DecoderRegistry.standard`, the one list that binds decoders to rows (QPlayModel,
+/// where the row lives, cannot name QPlayAudio's types).
 protocol FormatDecoder: Sendable {
-    /// The wire track's `format`: `mp3`, `flac`, `vorbis`, `opus`.
-    var name: String { get }
-    /// Lower-case file name extensions the scanner indexes for this format.
-    var fileExtensions: Set<String> { get }
-    /// Whether `head` — the file's first bytes after a leading ID3v2 tag, up to
-    /// `DecoderRegistry.headLength` of them — starts a file of this format.
-    func recognizes(_ head: [UInt8]) -> Bool
+    /// The table row this decodes.
+    var format: AudioFileFormat { get }
     /// Opens the file `reader` reads (which refuses anything but a non-empty regular
     /// file and bounds the search through junk; see there).
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder

@@ -1,33 +1,35 @@
+import QPlayModel
 import SystemPackage
 
-/// The decoders qplay has, chosen by a file's content, not its name: a FLAC file named
-/// `.mp3` plays, a text file named `.flac` is reported. A file no format recognises by
-/// its first bytes goes to libmpg123, which searches for MPEG frames (an MP3 may start
-/// with junk) within the reader's budget — unless its name says it is of another
-/// format: libmpg123 finds false frame syncs in other data (it played an Opus file as
-/// noise), so a `.flac`, `.ogg` or `.opus` file that is not one is reported instead.
+/// The decoders qplay has, chosen by a file's content through the format table
+/// (`AudioFormatTable.swift` in QPlayModel), not its name: a FLAC file named `.mp3`
+/// plays, a text file named `.flac` is reported. A file no format recognises by its
+/// first bytes goes to the format the table searches for (MPEG: libmpg123 searches for
+/// frames — an MP3 may start with junk — within the reader's budget), unless its name
+/// claims another format: libmpg123 finds false frame syncs in other data (it played an
+/// Opus file as noise), so a `.flac`, `.ogg` or `.opus` file that is not one is reported
+/// instead.
 public struct DecoderRegistry: Sendable {
-    /// How many bytes after a leading ID3v2 tag a format sees to recognise its files.
-    static let headLength = 64
+    /// Each table row's decoder, by format.
+    let decoders: [AudioFileFormat: any FormatDecoder]
+    /// The formats with a decoder, in the table's order.
+    public let formats: [AudioFileFormat]
 
-    let formats: [any FormatDecoder]
-    /// Tried when no format recognises the file.
-    let fallback: any FormatDecoder
+    /// A decoder for every row of the table: the one list that binds decoders to rows.
+    public static let standard = DecoderRegistry([
+        MPG123Format(),
+        FLACFormat(),
+        VorbisFormat(),
+        OpusFormat(),
+    ])
 
-    public static let standard = DecoderRegistry(
-        formats: [
-            MPG123Format(),
-            FLACFormat(),
-            VorbisFormat(),
-            OpusFormat(),
-        ], fallback: MPG123Format())
-
-    init(formats: [any FormatDecoder], fallback: any FormatDecoder) {
-        self.formats = formats
-        self.fallback = fallback
+    init(_ decoders: [any FormatDecoder]) {
+        let byFormat = Dictionary(decoders.map { ($0.format, $0) }) { first, _ in first }
+        self.decoders = byFormat
+        self.formats = AudioFileFormat.allCases.filter { byFormat[$0] != nil }
     }
 
-    /// Lower-case file name extensions of every format (what the scanner indexes).
+    /// Lower-case file name extensions of every format (what the scanner reads).
     public var fileExtensions: Set<String> {
         formats.reduce(into: []) { $0.formUnion($1.fileExtensions) }
     }
@@ -35,33 +37,39 @@ public struct DecoderRegistry: Sendable {
     /// The format `path` holds by its content (`mp3`, `flac`, …), nil when none
     /// recognises it.
     public func formatName(of path: FilePath) throws(DecoderError) -> String? {
-        recognized(try BudgetedReader(opening: path))?.name
+        if case .recognised(let format) = choice(try BudgetedReader(opening: path), path: path) {
+            return format.rawValue
+        }
+        return nil
     }
 
     /// Opens `path` with the decoder its content calls for; with `format`, a file of
     /// another rate or channel count comes wrapped in a `ResamplingDecoder` to it.
     public func open(_ path: FilePath, converting format: AudioFormat? = nil) throws(DecoderError) -> any AudioDecoder {
         let reader = try BudgetedReader(opening: path)
-        if let known = recognized(reader) {
-            return try converted(try known.open(reader, path: path), path: path, to: format)
-        }
-        let named = path.extension?.lowercased() ?? ""
-        if let claimed = formats.first(where: { $0.name != fallback.name && $0.fileExtensions.contains(named) }) {
+        switch choice(reader, path: path) {
+        case .recognised(let known):
+            return try converted(try decoders[known]!.open(reader, path: path), path: path, to: format)
+        case .misnamed(let named, let claimed):
             throw DecoderError(
                 path: path,
-                reason: "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .\(named), but no \(claimed.name) audio")
-        }
-        do {
-            return try converted(try fallback.open(reader, path: path), path: path, to: format)
-        } catch {
-            throw DecoderError(
-                path: path, reason: "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): \(error.reason)")
+                reason: AudioFileFormat.notPlayed(
+                    FormatChoice.misnamedDetail(fileExtension: named, claimed: claimed), among: formats))
+        case .unrecognised:
+            guard let searched = AudioFileFormat.searchedWhenUnrecognised, let fallback = decoders[searched] else {
+                throw DecoderError(path: path, reason: AudioFileFormat.notPlayed(among: formats))
+            }
+            do {
+                return try converted(try fallback.open(reader, path: path), path: path, to: format)
+            } catch {
+                throw DecoderError(path: path, reason: AudioFileFormat.notPlayed(error.reason, among: formats))
+            }
         }
     }
 
-    private func recognized(_ reader: BudgetedReader) -> (any FormatDecoder)? {
-        let head = reader.peek(Self.headLength, at: reader.leadingTagSize)
-        return formats.first { $0.recognizes(head) }
+    private func choice(_ reader: BudgetedReader, path: FilePath) -> FormatChoice {
+        let head = reader.peek(AudioFileFormat.headLength, at: reader.leadingTagSize)
+        return AudioFileFormat.choose(head: head, fileExtension: path.extension, among: formats)
     }
 
     private func converted(

@@ -1,4 +1,5 @@
 import CFLAC
+import QPlayModel
 import SystemPackage
 
 /// FLAC through libFLAC's stream decoder: lossless, so the samples are the file's own,
@@ -171,13 +172,7 @@ public final class FLACDecoder: AudioDecoder {
 
 /// FLAC in its native container, through libFLAC.
 struct FLACFormat: FormatDecoder {
-    var name: String { "flac" }
-    var fileExtensions: Set<String> { ["flac"] }
-
-    /// The stream marker `fLaC` at the start (after any ID3v2 tag).
-    func recognizes(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0x66, 0x4C, 0x61, 0x43])
-    }
+    var format: AudioFileFormat { .flac }
 
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder {
         try FLACDecoder(reader: reader, path: path)

@@ -1,4 +1,5 @@
 import CMPG123
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)
@@ -242,13 +243,7 @@ public final class MPG123Decoder: AudioDecoder {
 
 /// MPEG layer 1/2/3, through libmpg123.
 struct MPG123Format: FormatDecoder {
-    var name: String { "mp3" }
-    var fileExtensions: Set<String> { ["mp3", "mp2", "mp1"] }
-
-    /// An MPEG audio frame header's 11-bit sync at the start (after any ID3v2 tag).
-    func recognizes(_ head: [UInt8]) -> Bool {
-        head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0
-    }
+    var format: AudioFileFormat { .mp3 }
 
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder {
         try MPG123Decoder(reader: reader, path: path)

@@ -1,4 +1,5 @@
 import COpusFile
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)
@@ -251,13 +252,7 @@ private let opusCallbacks = OpusFileCallbacks(
 
 /// Opus in Ogg, through libopusfile.
 struct OpusFormat: FormatDecoder {
-    var name: String { "opus" }
-    var fileExtensions: Set<String> { ["opus"] }
-
-    /// An Ogg page whose first packet is an Opus identification header.
-    func recognizes(_ head: [UInt8]) -> Bool {
-        OggHead.firstPacket(of: head, startsWith: Array("OpusHead".utf8))
-    }
+    var format: AudioFileFormat { .opus }
 
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder {
         try OpusDecoder(reader: reader, path: path)

@@ -1,4 +1,5 @@
 import CVorbisFile
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)
@@ -261,13 +262,7 @@ private let vorbisCallbacks = ov_callbacks(
 
 /// Ogg Vorbis, through libvorbisfile.
 struct VorbisFormat: FormatDecoder {
-    var name: String { "vorbis" }
-    var fileExtensions: Set<String> { ["ogg", "oga"] }
-
-    /// An Ogg page whose first packet is a Vorbis identification header.
-    func recognizes(_ head: [UInt8]) -> Bool {
-        OggHead.firstPacket(of: head, startsWith: [0x01] + Array("vorbis".utf8))
-    }
+    var format: AudioFileFormat { .vorbis }
 
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder {
         try VorbisDecoder(reader: reader, path: path)

@@ -111,6 +111,12 @@ enum LibrarySchema {
             // deletes keep their triggers (they need the old values).
             try db.execute(sql: "DROP TRIGGER track_fts_insert")
         }
+        migrator.registerMigration("v5: skipped files read again by content") { db in
+            // Scans before this chose TagLib's parser by the file name: a FLAC file named
+            // .mp3 was skipped ("no audio stream found") and remembered. The format is
+            // now chosen by content, so every remembered skip is read once more.
+            try db.execute(sql: "DELETE FROM skipped_file")
+        }
         return migrator
     }
 }

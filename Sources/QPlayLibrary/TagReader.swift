@@ -10,14 +10,16 @@ import Glibc
 /// file, never to stop a scan.
 public enum TagReadError: Error, Equatable, CustomStringConvertible {
     case unreadable(errno: Int32)
+    /// Its content is no format's, and its name claims none qplay searches for.
     case unsupportedFormat
     case invalidFile
     case notAudio
     case libraryFailure
     /// A FIFO, socket or device: never opened for reading.
     case notRegularFile
-    /// Audio TagLib knows (WAV, Ogg FLAC, Speex, …) that no decoder of qplay plays.
-    case otherFormat
+    /// Its name claims a format (`claimed`) whose signature its content does not start
+    /// with: a WAV or an Ogg FLAC file named `.flac` or `.ogg`, say.
+    case misnamed(fileExtension: String, claimed: AudioFileFormat)
     /// TagLib wanted more than the budget: `bytesRead` before it stopped, and whether
     /// the CPU time ran out (else the byte budget).
     case gaveUp(bytesRead: Int, cpuTime: Duration, outOfTime: Bool)
@@ -25,12 +27,13 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let code): return "cannot open: \(String(cString: strerror(code)))"
-        case .unsupportedFormat: return "not a format TagLib knows"
+        case .unsupportedFormat: return AudioFileFormat.notPlayed()
         case .invalidFile: return "not a valid audio file"
         case .notAudio: return "no audio stream found"
         case .libraryFailure: return "TagLib failed while reading it"
         case .notRegularFile: return "not a regular file"
-        case .otherFormat: return "not a format qplay plays (MP3, FLAC, Ogg Vorbis, Opus)"
+        case .misnamed(let named, let claimed):
+            return AudioFileFormat.notPlayed(FormatChoice.misnamedDetail(fileExtension: named, claimed: claimed))
         case .gaveUp(let bytes, let cpuTime, let outOfTime):
             let read = Self.megabytes(bytes)
             if outOfTime {
@@ -55,7 +58,11 @@ public enum TagReadError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads tags and audio properties through the TagLib shim. Paths go to TagLib as the
-/// raw bytes of the file name, so names that are not valid UTF-8 work.
+/// raw bytes of the file name, so names that are not valid UTF-8 work. The format — and
+/// with it the TagLib parser — is chosen by the file's first bytes through the format
+/// table, as the decoder registry chooses the decoder: a FLAC file named `.mp3` is read
+/// as FLAC, and the name only tells a misnamed file from one worth searching for MPEG
+/// frames (an MP3 may start with junk).
 public enum TagReader {
     /// Reads `path` (opened read-only; regular files only) within `budget`.
     public static func read(_ path: FilePath, budget: TagReadBudget = .standard) throws(TagReadError) -> TagInfo {
@@ -73,19 +80,35 @@ public enum TagReader {
         var limits = qp_tag_budget(
             max_bytes: Int64(budget.bytes),
             max_cpu_nanoseconds: cpu.seconds * 1_000_000_000 + cpu.attoseconds / 1_000_000_000)
-        let status = path.withPlatformString { qp_tag_read($0, &limits, &raw, &errorNumber) }
+        var choosing = Choosing(fileExtension: path.extension)
+        let status = withUnsafeMutablePointer(to: &choosing) { context in
+            path.withPlatformString {
+                qp_tag_read(
+                    $0, &limits, Int32(AudioFileFormat.headLength), { head, length, context in
+                        let choosing = context!.assumingMemoryBound(to: Choosing.self)
+                        let bytes = head.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) } ?? []
+                        return choosing.pointee.choose(bytes)
+                    }, context, &raw, &errorNumber)
+            }
+        }
         let bytesRead = Int(raw.bytes_read)
         let failure: TagReadError
         switch status {
         case QP_TAG_OK:
             defer { qp_tag_info_free(&raw) }
-            return (.success(info(raw)), bytesRead)
+            // The shim parses a file only after the chooser named its kind.
+            guard case .recognised(let format)? = choosing.choice else { return (.failure(.libraryFailure), bytesRead) }
+            return (.success(info(raw, format: format)), bytesRead)
         case QP_TAG_UNREADABLE: failure = .unreadable(errno: errorNumber)
-        case QP_TAG_UNSUPPORTED: failure = .unsupportedFormat
         case QP_TAG_INVALID: failure = .invalidFile
         case QP_TAG_NOT_AUDIO: failure = .notAudio
         case QP_TAG_NOT_REGULAR: failure = .notRegularFile
-        case QP_TAG_OTHER_FORMAT: failure = .otherFormat
+        case QP_TAG_NOT_CHOSEN:
+            if case .misnamed(let named, let claimed) = choosing.choice {
+                failure = .misnamed(fileExtension: named, claimed: claimed)
+            } else {
+                failure = .unsupportedFormat
+            }
         case QP_TAG_BYTE_BUDGET, QP_TAG_TIME_BUDGET:
             failure = .gaveUp(
                 bytesRead: bytesRead, cpuTime: .nanoseconds(raw.cpu_nanoseconds),
@@ -95,7 +118,28 @@ public enum TagReader {
         return (.failure(failure), bytesRead)
     }
 
-    private static func info(_ raw: qp_tag_info) -> TagInfo {
+    /// The format chosen for one file, from its head (in the shim's callback) and name.
+    private struct Choosing {
+        let fileExtension: String?
+        /// What the head said; a file searched for MPEG frames is `.recognised` as the
+        /// searched format here (the shim read it as that).
+        var choice: FormatChoice?
+
+        /// The shim's kind for `head`; QP_KIND_NONE refuses the file.
+        mutating func choose(_ head: [UInt8]) -> qp_tag_kind {
+            var chosen = AudioFileFormat.choose(head: head, fileExtension: fileExtension)
+            if chosen == .unrecognised, let searched = AudioFileFormat.searchedWhenUnrecognised,
+                let named = fileExtension?.lowercased(), searched.fileExtensions.contains(named)
+            {
+                chosen = .recognised(searched)
+            }
+            choice = chosen
+            guard case .recognised(let format) = chosen else { return QP_KIND_NONE }
+            return qp_tag_kind(rawValue: format.row.tagLibKind.rawValue)
+        }
+    }
+
+    private static func info(_ raw: qp_tag_info, format: AudioFileFormat) -> TagInfo {
         TagInfo(
             title: string(raw.title), artist: string(raw.artist), album: string(raw.album),
             albumArtist: string(raw.album_artist), genre: string(raw.genre),
@@ -103,7 +147,7 @@ public enum TagReader {
             disc: positive(raw.disc), discTotal: positive(raw.disc_total),
             year: positive(raw.year),
             durationMilliseconds: Int(raw.duration_ms), bitrateKbps: Int(raw.bitrate_kbps),
-            sampleRate: Int(raw.sample_rate), channels: Int(raw.channels), format: format(raw.format),
+            sampleRate: Int(raw.sample_rate), channels: Int(raw.channels), format: format,
             bitsPerSample: positive(raw.bits_per_sample),
             replayGain: ReplayGain(
                 trackGain: raw.has_track_gain != 0 ? raw.track_gain : nil,
@@ -113,16 +157,6 @@ public enum TagReader {
             exactSamples: raw.exact_samples > 0 ? Int(raw.exact_samples) : nil,
             promisedAudioBytes: raw.promised_audio_bytes > 0 ? Int(raw.promised_audio_bytes) : nil,
             presentAudioBytes: raw.present_audio_bytes > 0 ? Int(raw.present_audio_bytes) : nil)
-    }
-
-    /// The shim answers QP_TAG_OK only for the four formats.
-    private static func format(_ raw: qp_tag_format) -> AudioFileFormat {
-        switch raw {
-        case QP_FORMAT_FLAC: .flac
-        case QP_FORMAT_VORBIS: .vorbis
-        case QP_FORMAT_OPUS: .opus
-        default: .mp3
-        }
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {

@@ -1,10 +1,23 @@
 import Foundation
 import QPlayAudio
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing
 
 @Suite struct DecoderRegistryTests {
+    /// Each row of the format table is bound to a decoder, and the refusals name them all.
+    @Test func everyFormatOfTheTableHasADecoder() throws {
+        #expect(DecoderRegistry.standard.formats == AudioFileFormat.allCases)
+        #expect(DecoderRegistry.standard.fileExtensions == AudioFileFormat.allFileExtensions)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let text = dir.appending("notes.ogg")
+        try dir.write(Array("just text".utf8), to: text)
+        let error = #expect(throws: DecoderError.self) { try DecoderRegistry.standard.open(text) }
+        #expect(error?.reason == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .ogg, but no vorbis audio")
+    }
+
     /// An MP3 cut so that it starts inside a frame: no format recognises its first bytes.
     private func headlessMP3(in dir: TemporaryDirectory, named name: String) throws -> FilePath {
         let sample = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")

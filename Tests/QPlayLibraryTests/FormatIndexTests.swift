@@ -54,6 +54,52 @@ import Testing
         #expect(tracks.first { $0.path == "vorbis inside.opus" }?.duration == vorbis.seconds)
     }
 
+    /// A FLAC file named `.mp3` plays when queued by path (the decoders go by content),
+    /// so the scan indexes it too: as FLAC, with its tags, bit depth and exact length —
+    /// not skipped because TagLib's MPEG parser finds no audio in it.
+    @Test func aFLACNamedMP3IsIndexedAsFLAC() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let sample = try #require(SampleCatalog.formats.first { $0.format == "flac" && $0.title != nil })
+        try fixture.directory.copy(sample.path, to: fixture.music.appending("x.mp3"))
+        let index = try fixture.openIndex()
+        let summary = try await fixture.scanner(index).scan()
+        #expect(summary.added == 1 && summary.skipped == 0, "\(summary.problems)")
+        let track = try #require(try index.search(.all).first)
+        #expect(track.path == "x.mp3" && track.format == .flac && track.format.rawValue == "flac")
+        #expect(track.title == sample.title && track.artist == sample.artist && track.album == sample.album)
+        #expect(track.duration == sample.seconds && track.bitsPerSample == sample.bits)
+        #expect(track.sampleRate == sample.sampleRate && track.channels == sample.channels)
+    }
+
+    /// A disguised file an older scan skipped and remembered (its parser was chosen by
+    /// name) is read again once after the upgrade, and indexed by its content.
+    @Test func aSkipRememberedBeforeTheContentChoiceIsReadAgain() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let sample = try #require(SampleCatalog.formats.first { $0.format == "flac" })
+        let path = fixture.music.appending("x.mp3")
+        try fixture.directory.copy(sample.path, to: path)
+        var info = stat()
+        #expect(stat(path.string, &info) == 0)
+        let size = Int64(info.st_size)
+        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        do {
+            let queue = try DatabaseQueue(path: fixture.databasePath.string)
+            try LibrarySchema.migrator.migrate(queue, upTo: "v4: trigram entries of new rows written per batch")
+            try await queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO skipped_file (path, file_size, mtime, reason) VALUES (?, ?, ?, ?)",
+                    arguments: [Data("x.mp3".utf8), size, mtime, "no audio stream found"])
+            }
+        }
+        let index = try fixture.openIndex()
+        #expect(try index.skippedFiles().isEmpty)
+        let summary = try await fixture.scanner(index).scan()
+        #expect(summary.added == 1 && summary.skipped == 0 && summary.skippedBefore == 0, "\(summary.problems)")
+        #expect(try index.search(.all).first?.format == .flac)
+    }
+
     /// An index of the previous schema (MPEG files only) opens, gains the columns, and
     /// its rows read as MP3 without a bit depth, with no rescan.
     @Test func anIndexWrittenBeforeFormatsUpgradesInPlace() throws {

@@ -143,11 +143,12 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let wavNamedFlac = dir.appending("wave.flac")
         try dir.copy(wav, to: wavNamedFlac)
-        #expect(throws: TagReadError.otherFormat) { try TagReader.read(oggFlac) }
-        // TagLib may take a WAV for MPEG (its samples hold frame syncs) and find no
-        // MPEG audio: refused either way.
-        let error = #expect(throws: TagReadError.self) { try TagReader.read(wavNamedFlac) }
-        #expect(error == .otherFormat || error == .notAudio, "\(String(describing: error))")
+        // Refused by content before TagLib parses them, with the decoder registry's words.
+        #expect(throws: TagReadError.misnamed(fileExtension: "oga", claimed: .vorbis)) { try TagReader.read(oggFlac) }
+        #expect(throws: TagReadError.misnamed(fileExtension: "flac", claimed: .flac)) { try TagReader.read(wavNamedFlac) }
+        #expect(
+            "\(TagReadError.misnamed(fileExtension: "flac", claimed: .flac))"
+                == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .flac, but no flac audio")
     }
 
     /// Each format cut short, as random bytes, as text, as zeros: a clean error or a

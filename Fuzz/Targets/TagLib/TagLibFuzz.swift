@@ -7,8 +7,9 @@ import SystemPackage
 /// Ogg page walks for exact lengths. It must read them or
 /// report a `TagReadError`, never crash or read out of bounds.
 ///
-/// Input: a byte choosing the file name's extension (TagLib picks its parser by it),
-/// then the file.
+/// Input: a byte choosing the file name's extension (the content picks the parser; the
+/// name decides only whether content no signature matches is refused or searched for
+/// MPEG frames), then the file.
 @main
 enum TagLibFuzz {
     static func main() { FuzzDriver.run(check) }

@@ -7,14 +7,21 @@
 extern "C" {
 #endif
 
-// The formats qplay plays; TagLib knows more (WAV, Ogg FLAC, Speex, …), which are skipped.
-typedef enum qp_tag_format {
-    QP_FORMAT_UNKNOWN = 0,
-    QP_FORMAT_MPEG = 1,    // MPEG-1/2/2.5 layer I, II or III
-    QP_FORMAT_FLAC = 2,    // native FLAC (not Ogg FLAC)
-    QP_FORMAT_VORBIS = 3,  // Ogg Vorbis
-    QP_FORMAT_OPUS = 4     // Ogg Opus
-} qp_tag_format;
+// The TagLib file types the shim reads a file as. The caller chooses one by the file's
+// content (qplay's format table, TagLibKind in QPlayModel, holds these numbers), so a
+// FLAC file named .mp3 is read as FLAC: TagLib's FileRef would pick by the name.
+typedef enum qp_tag_kind {
+    QP_KIND_NONE = 0,        // not to be read: qp_tag_read answers QP_TAG_NOT_CHOSEN
+    QP_KIND_MPEG = 1,        // MPEG-1/2/2.5 layer I, II or III
+    QP_KIND_FLAC = 2,        // native FLAC (not Ogg FLAC)
+    QP_KIND_OGG_VORBIS = 3,  // Ogg Vorbis
+    QP_KIND_OGG_OPUS = 4     // Ogg Opus
+} qp_tag_kind;
+
+// Chooses the kind to read a file as from `head`: its first `head_length` bytes after a
+// leading ID3v2 tag (at most the capacity qp_tag_read was given). `context` is the
+// caller's, passed through.
+typedef qp_tag_kind (*qp_tag_chooser)(const unsigned char *head, int head_length, void *context);
 
 typedef struct qp_tag_info {
     char *title;
@@ -31,7 +38,6 @@ typedef struct qp_tag_info {
     int bitrate_kbps;
     int sample_rate;  // Opus: 48000, the rate it decodes to, whatever the input rate was
     int channels;
-    qp_tag_format format;
     int bits_per_sample;  // FLAC only (0 for the others)
     int has_track_gain, has_track_peak, has_album_gain, has_album_peak;
     double track_gain, track_peak, album_gain, album_peak;
@@ -62,20 +68,21 @@ typedef struct qp_tag_budget {
 typedef enum qp_tag_status {
     QP_TAG_OK = 0,
     QP_TAG_UNREADABLE = 1,   // open(2) failed; errno is in *err_no
-    QP_TAG_UNSUPPORTED = 2,  // TagLib knows no file type for it
     QP_TAG_INVALID = 3,      // TagLib could not parse it
     QP_TAG_NOT_AUDIO = 4,    // parsed, but no audio stream (sample rate 0)
     QP_TAG_FAILED = 5,       // TagLib threw an exception
     QP_TAG_NOT_REGULAR = 6,  // not a regular file (FIFO, socket, device): never read
     QP_TAG_BYTE_BUDGET = 7,  // gave up: TagLib wanted more bytes than the budget allows
     QP_TAG_TIME_BUDGET = 8,  // gave up: reading took more CPU time than the budget allows
-    QP_TAG_OTHER_FORMAT = 9  // an audio format TagLib knows and qplay does not play
+    QP_TAG_NOT_CHOSEN = 9    // the chooser answered QP_KIND_NONE: never parsed
 } qp_tag_status;
 
 // `path` is the file name as raw bytes (any encoding). The file is opened read-only and
-// non-blocking, and only a regular file is read. Never throws; on any status but
-// QP_TAG_OK, *out holds nothing to free (its cost fields are still set).
-qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, qp_tag_info *out, int *err_no);
+// non-blocking, and only a regular file is read: `choose` sees up to `head_capacity`
+// bytes after a leading ID3v2 tag and names the kind TagLib reads it as. Never throws;
+// on any status but QP_TAG_OK, *out holds nothing to free (its cost fields are still set).
+qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budget, int head_capacity, qp_tag_chooser choose,
+                          void *context, qp_tag_info *out, int *err_no);
 void qp_tag_info_free(qp_tag_info *info);
 
 // glibc's malloc_trim(0), for the library index (malloc.h is not in Swift's Glibc module).

@@ -48,8 +48,9 @@ enum MPDConnectionCommands {
             // qplay plays files of its library only: no streams.
         },
         MPDCommand("decoders") { call in
+            // The format table's rows, in its order, under their MPD plugin names.
             for format in AudioFileFormat.allCases {
-                call.response.field("plugin", format.rawValue)
+                call.response.field("plugin", format.row.mpdDecoder)
                 for suffix in format.fileExtensions.sorted() { call.response.field("suffix", suffix) }
             }
         },

@@ -142,16 +142,11 @@ enum MPDSongWriter {
         return text
     }
 
-    /// The sample format MPD's decoders give: FLAC's bit depth; for the lossy formats the
-    /// one MPD prints (MP3 24-bit from libmad, Vorbis float, Opus 16-bit), so clients
-    /// show what they would with MPD.
-    private static func sampleFormat(_ track: Track) -> String {
-        switch track.format {
-        case .flac: track.bitsPerSample.map(String.init) ?? "16"
-        case .mp3: "24"
-        case .vorbis: "f"
-        case .opus: "16"
-        }
+    /// The sample format MPD's decoders give (the format table's `mpdSampleFormat`): the
+    /// file's bit depth (FLAC); for the lossy formats the one MPD prints (MP3 24-bit
+    /// from libmad, Vorbis float, Opus 16-bit), so clients show what they would with MPD.
+    static func sampleFormat(_ track: Track) -> String {
+        track.format.row.mpdSampleFormat ?? track.bitsPerSample.map(String.init) ?? "16"
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (UTC), without Foundation's formatter: it is on the path of

@@ -73,7 +73,7 @@ enum MPDStatusCommands {
             response.field("bitrate", status.state == .playing ? track.bitrateKbps : 0)
             if duration > 0 { response.field("duration", MPDNumber.seconds(duration)) }
             if track.sampleRate > 0 {
-                response.field("audio", "\(track.sampleRate):\(audioBits(track)):\(track.channels)")
+                response.field("audio", "\(track.sampleRate):\(MPDSongWriter.sampleFormat(track)):\(track.channels)")
             }
         }
         if let updatingJob { response.field("updating_db", updatingJob) }
@@ -91,17 +91,6 @@ enum MPDStatusCommands {
         case .playing: "play"
         case .paused: "pause"
         case .stopped: "stop"
-        }
-    }
-
-    /// The format the file decodes to, as MPD shows it in `audio` (the lossy formats as
-    /// MPD's decoders give them: see `MPDSongWriter`).
-    private static func audioBits(_ track: Track) -> String {
-        switch track.format {
-        case .flac: track.bitsPerSample.map(String.init) ?? "16"
-        case .mp3: "24"
-        case .vorbis: "f"
-        case .opus: "16"
         }
     }
 }

@@ -59,6 +59,19 @@ struct MPDProtocolEndToEndTests {
         #expect(try client.command("playlistinfo 1:2").filter { $0.hasPrefix("Pos: ") } == ["Pos: 1"])
     }
 
+    /// `decoders` lists the format table's rows in its order, each under its plugin name
+    /// with its suffixes, as MPD 0.23 prints its plugins.
+    @Test func decodersListTheFormatsWithTheirSuffixes() throws {
+        let mpd = try MPDDaemon()
+        defer { mpd.stop() }
+        let client = try mpd.client()
+        #expect(
+            try client.command("decoders") == [
+                "plugin: mp3", "suffix: mp1", "suffix: mp2", "suffix: mp3", "plugin: flac", "suffix: flac",
+                "plugin: vorbis", "suffix: oga", "suffix: ogg", "plugin: opus", "suffix: opus", "OK",
+            ])
+    }
+
     @Test func errorsAreMPDsACKsWithTheirIndex() throws {
         let mpd = try MPDDaemon()
         defer { mpd.stop() }

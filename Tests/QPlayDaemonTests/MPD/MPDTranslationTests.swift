@@ -98,6 +98,20 @@ import Testing
         #expect(String(decoding: bare.bytes, as: UTF8.self).contains("Genre: Pop"))
     }
 
+    /// The sample format in a song's `Format` (and `status`'s `audio`): FLAC's own bit
+    /// depth, and for the lossy formats what MPD 0.23's decoders give.
+    @Test(arguments: [
+        (AudioFileFormat.mp3, Int?.none, "44100:24:2"), (.flac, 24, "44100:24:2"), (.flac, nil, "44100:16:2"),
+        (.vorbis, nil, "44100:f:2"), (.opus, nil, "44100:16:2"),
+    ])
+    func songsFormatGivesEachFormatsSampleFormat(format: AudioFileFormat, bits: Int?, expected: String) {
+        let track = Track(
+            id: 1, path: "x", title: "x", sampleRate: 44100, channels: 2, format: format, bitsPerSample: bits)
+        var response = MPDResponse()
+        MPDSongWriter.write(track, tags: [], into: &response)
+        #expect(String(decoding: response.bytes, as: UTF8.self).contains("\nFormat: \(expected)\n"))
+    }
+
     @Test func integersAndOddPathsAreWrittenAsMPDShowsThem() {
         for (value, text) in [(0, "0"), (7, "7"), (1_234_567, "1234567"), (-42, "-42"), (Int.max, String(Int.max))] {
             var bytes: [UInt8] = []

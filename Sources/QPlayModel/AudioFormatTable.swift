@@ -1,0 +1,73 @@
+/// The audio formats qplay plays, one row each: the only list of them in the code.
+/// The decoder registry (which decoder plays a file, the wording of its refusals), the
+/// scanner (which files it reads and as what), the TagLib shim's parser, the MPD
+/// frontend's `decoders` and song fields, and the wire's `format` all read this table.
+/// A new format is its C module, its decoder file (which binds its decoder to the row by
+/// `wireName`, see `DecoderRegistry`) and a row here. The row's order is the order
+/// `decoders` lists the formats in.
+extension AudioFileFormat {
+    static let table: [AudioFormatRow] = [
+        AudioFormatRow(
+            wireName: "mp3", displayName: "MP3", signature: .bits([0xFF, 0xE0], mask: [0xFF, 0xE0]),
+            fileExtensions: ["mp3", "mp2", "mp1"], tagLibKind: .mpeg, mpdDecoder: "mp3", mpdSampleFormat: "24",
+            searchedWhenUnrecognised: true),
+        AudioFormatRow(
+            wireName: "flac", displayName: "FLAC", signature: .prefix(Array("fLaC".utf8)),
+            fileExtensions: ["flac"], tagLibKind: .flac, mpdDecoder: "flac", mpdSampleFormat: nil),
+        AudioFormatRow(
+            wireName: "vorbis", displayName: "Ogg Vorbis", signature: .oggFirstPacket([0x01] + Array("vorbis".utf8)),
+            fileExtensions: ["ogg", "oga"], tagLibKind: .oggVorbis, mpdDecoder: "vorbis", mpdSampleFormat: "f"),
+        AudioFormatRow(
+            wireName: "opus", displayName: "Opus", signature: .oggFirstPacket(Array("OpusHead".utf8)),
+            fileExtensions: ["opus"], tagLibKind: .oggOpus, mpdDecoder: "opus", mpdSampleFormat: "16"),
+    ]
+}
+
+/// One row of the format table.
+public struct AudioFormatRow: Sendable {
+    /// A track's `format` on the JSON protocol and in the index: `mp3`, `flac`, ….
+    public let wireName: String
+    /// The format for people, in refusals: "MP3", "Ogg Vorbis".
+    public let displayName: String
+    /// How the format's files begin, after any leading ID3v2 tag: what a file is
+    /// recognised by, whatever its name.
+    public let signature: ContentSignature
+    /// Lower-case file name extensions: the files a scan reads (and then recognises by
+    /// content), and the names that claim this format.
+    public let fileExtensions: [String]
+    /// The TagLib parser the scanner reads the format's tags and properties with.
+    public let tagLibKind: TagLibKind
+    /// The decoder plugin the MPD frontend's `decoders` lists the format under.
+    public let mpdDecoder: String
+    /// The sample format MPD's decoder gives (MPD's `audio` and a song's `Format`), so
+    /// clients show what they would with MPD; nil: the file's own bit depth.
+    public let mpdSampleFormat: String?
+    /// Whether a file no signature recognises is searched for this format's audio. MPEG
+    /// only: an MP3 may start with junk, and its decoder searches for frames within a
+    /// budget. One row at most.
+    public let searchedWhenUnrecognised: Bool
+
+    public init(
+        wireName: String, displayName: String, signature: ContentSignature, fileExtensions: [String],
+        tagLibKind: TagLibKind, mpdDecoder: String, mpdSampleFormat: String?, searchedWhenUnrecognised: Bool = false
+    ) {
+        self.wireName = wireName
+        self.displayName = displayName
+        self.signature = signature
+        self.fileExtensions = fileExtensions
+        self.tagLibKind = tagLibKind
+        self.mpdDecoder = mpdDecoder
+        self.mpdSampleFormat = mpdSampleFormat
+        self.searchedWhenUnrecognised = searchedWhenUnrecognised
+    }
+}
+
+/// The file types of TagLib the shim (CTagLib) reads a file as; the raw values are the
+/// shim's `qp_tag_kind`. The shim builds the parser of the kind the table names, never
+/// TagLib's guess from the file name.
+public enum TagLibKind: UInt32, Sendable, CaseIterable {
+    case mpeg = 1
+    case flac = 2
+    case oggVorbis = 3
+    case oggOpus = 4
+}
