@@ -5,6 +5,7 @@ import QPlayEngine
 import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
+import ServiceLifecycle
 import SystemPackage
 
 #if canImport(Glibc)
@@ -12,9 +13,10 @@ import Glibc
 #endif
 
 /// qplayd from start to exit: prepares folders, takes the single-instance lock, opens
-/// the library index and the saved state, starts the audio thread and the socket
-/// server, scans in the background, and on SIGINT/SIGTERM saves, closes the device,
-/// removes the socket and returns the exit status.
+/// the library index and the saved state, starts the audio thread, then runs the core
+/// and the frontends as one `ServiceGroup` until SIGINT/SIGTERM shuts it down in
+/// reverse order (frontends close, then the core saves and closes the device); releases
+/// the lock and returns the exit status.
 public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, log: Logger) async -> Int32 {
         let startedAt = ContinuousClock.now
@@ -112,19 +114,58 @@ public enum Daemon {
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
                 bookmarks: BookmarkService(store: store, player: player, index: index)),
             logger: log, eventLoopGroup: frontLoop, levelListeners: { meter.listenersChanged(to: $0) })
-        events.subscribe(server)
-        let mpd = MPDServer(
-            configuration: .init(
-                addresses: configuration.mpdListen, password: configuration.mpdPassword,
-                maxConnections: connectionCap),
-            commands: MPDCommandContext(
-                player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
-            logger: log)
-        if !configuration.mpdListen.isEmpty { events.subscribe(mpd) }
+        var frontends: [any Frontend] = [server]
+        if !configuration.mpdListen.isEmpty {
+            frontends.append(
+                MPDServer(
+                    configuration: .init(
+                        addresses: configuration.mpdListen, password: configuration.mpdPassword,
+                        maxConnections: connectionCap),
+                    commands: MPDCommandContext(
+                        player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
+                    logger: log))
+        }
+        if let mpris = mpris(configuration, player: player, library: library, log: log) {
+            frontends.append(mpris)
+        }
+        for frontend in frontends { events.subscribe(frontend) }
 
-        // Listen for signals before anything can take a while.
-        let (stopRequests, stopContinuation) = AsyncStream.makeStream(of: Int32.self)
-        let signals = SignalHandling { signal in stopContinuation.yield(signal) }
+        let scanOnStart = configuration.scanOnStart || libraryReplaced
+        let core = CoreService(
+            player: player, alarms: alarms, meter: meter, meterLoop: frontLoop.next(), listening: server.listening
+        ) {
+            log.info(
+                "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
+            if configuration.replayGain.mode != .off {
+                log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
+            }
+            // Ready before the first search; after the server answers, so start-up to the
+            // first answered request does not wait for it.
+            library.prepareSearchTable()
+            if scanOnStart {
+                _ = await library.startScan(subpath: nil)
+            }
+            return configuration.watch ? library.watch(configuration) : nil
+        }
+        // One ordered start and one ordered shutdown: the group starts the services in
+        // this order and, on a signal or when one fails, shuts them down in reverse —
+        // each frontend stops accepting and closes its connections, then the core
+        // saves the state and closes the device.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: ([core] + frontends as [any Service]).map {
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: log))
+        // Signals through `SignalHandling`, not the group's own signal sources (dispatch
+        // signal sources lose signals in a threaded process on Linux; see there).
+        let signals = SignalHandling { signal in
+            log.info("signal \(signal): saving state and shutting down")
+            await group.triggerGracefulShutdown()
+        }
+        defer { signals.cancel() }
 
         let restoredPosition = saved.map { saved in
             saved.position.flatMap { position in
@@ -132,65 +173,30 @@ public enum Daemon {
             } ?? saved.state.position
         } ?? 0
         await player.start(restoredPosition: restoredPosition)
-        let levels = meter.start(on: frontLoop.next())
         do {
-            try await server.start()
-        } catch {
+            try await group.run()
+        } catch let error as ServerError {
+            // qplay's own socket: it may be another daemon's, so it is left in place.
             log.critical("\(error)")
-            await player.shutdown()
             lock.release()
             return DaemonExitStatus.configuration
-        }
-        do {
-            try await mpd.start()
-        } catch {
-            log.critical("MPD frontend: \(error)")
-            await server.shutdown()
-            await player.shutdown()
+        } catch let error as FrontendFailure {
+            log.critical("\(error)")
             lock.release(removingSocket: true)
             return DaemonExitStatus.configuration
+        } catch {
+            log.critical("\(error)")
+            lock.release(removingSocket: true)
+            return DaemonExitStatus.failure
         }
-        // After the server is up, so an alarm due at start-up is announced to clients
-        // that connect right away too.
-        await alarms.start()
-        log.info(
-            "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")
-        let mpris = startMPRIS(configuration, player: player, library: library, events: events, log: log)
-        if configuration.replayGain.mode != .off {
-            log.info("ReplayGain \(configuration.replayGain.mode.rawValue), preamp \(configuration.replayGain.preamp) dB")
-        }
-        // Ready before the first search; after the server answers, so start-up to the
-        // first answered request does not wait for it.
-        library.prepareSearchTable()
-        if configuration.scanOnStart || libraryReplaced {
-            _ = await library.startScan(subpath: nil)
-        }
-        let watcher = configuration.watch ? library.watch(configuration) : nil
-
-        var stopSignal: Int32 = 0
-        for await signal in stopRequests {
-            stopSignal = signal
-            break
-        }
-        log.info("signal \(stopSignal): saving state and shutting down")
-        watcher?.stop()
-        await alarms.shutdown()
-        mpris?.stop()
-        await mpd.shutdown()
-        await server.shutdown()
-        meter.stop()
-        levels.cancel()
-        await player.shutdown()
-        signals.cancel()
         lock.release(removingSocket: true)
         return DaemonExitStatus.success
     }
 
     /// MPRIS on the session bus when `mpris` is on and DBUS_SESSION_BUS_ADDRESS names a
     /// bus (as a desktop session and the systemd user manager set it).
-    private static func startMPRIS(
-        _ configuration: DaemonConfiguration, player: PlayerService, library: LibraryService, events: EventPublisher,
-        log: Logger
+    private static func mpris(
+        _ configuration: DaemonConfiguration, player: PlayerService, library: LibraryService, log: Logger
     ) -> MPRISFrontend? {
         guard configuration.mpris else {
             log.info("MPRIS off (mpris = false or --no-mpris)")
@@ -200,10 +206,7 @@ public enum Daemon {
             log.info("MPRIS off: DBUS_SESSION_BUS_ADDRESS is not set (no D-Bus session bus)")
             return nil
         }
-        let frontend = MPRISFrontend(player: player, library: library, log: log)
-        events.subscribe(frontend)
-        frontend.start()
-        return frontend
+        return MPRISFrontend(player: player, library: library, log: log)
     }
 
     /// Raises the open-file limit as far as allowed and returns how many clients may be

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Where services push `CoreEvent`s, fanned out to every frontend that subscribed (the
-/// JSON socket server, the MPD server). Frontends are created after the services they
-/// serve, so they subscribe here once they exist.
+/// Where services push `CoreEvent`s, fanned out to every frontend (the JSON socket
+/// server, the MPD server, MPRIS): each is a `Frontend`, which `Daemon.run` subscribes
+/// here before the service group runs. Frontends are created after the services they
+/// serve, so they subscribe once they exist.
 final class EventPublisher: Sendable {
     private let subscribers = Mutex<[any CoreEventSubscriber]>([])
 

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import QPlayMPD
 import QPlayProtocol
+import ServiceLifecycle
 import Synchronization
 
 /// The MPD frontend's listeners (docs/MPD.md): MPD's text protocol on TCP addresses and Unix
@@ -219,4 +220,16 @@ final class MPDServer: Sendable {
     }
 }
 
-extension MPDServer: CoreEventSubscriber {}
+/// The MPD frontend in the daemon's group: binds every address, serves until the group
+/// shuts down, then closes its listeners and connections.
+extension MPDServer: Frontend {
+    func run() async throws {
+        do {
+            try await start()
+        } catch {
+            throw FrontendFailure(frontend: "MPD frontend", error: error)
+        }
+        try? await gracefulShutdown()
+        await shutdown()
+    }
+}

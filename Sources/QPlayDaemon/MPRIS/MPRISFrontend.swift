@@ -1,6 +1,7 @@
 import CSDBus
 import Foundation
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
 /// own (`MPRISBusLoop`), asleep in `poll` until the bus or a core event wakes it: core
 /// events only set a flag and write to an eventfd, so neither the audio thread nor the
 /// socket server ever waits for the bus, and an idle player costs no wake-ups.
-final class MPRISFrontend: CoreEventSubscriber, Sendable {
+final class MPRISFrontend: Frontend, Sendable {
     private let player: PlayerService
     private let library: LibraryService
     private let log: Logger
@@ -57,6 +58,13 @@ final class MPRISFrontend: CoreEventSubscriber, Sendable {
         poke()
         let (seconds, attoseconds) = limit.components
         _ = finished.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+    }
+
+    /// In the daemon's group: the bus thread runs until the group shuts down.
+    func run() async {
+        start()
+        try? await gracefulShutdown()
+        stop()
     }
 
     func receive(_ event: CoreEvent) {

@@ -79,6 +79,9 @@ public final class SocketServer: Sendable {
     private let levelListeners: @Sendable (Int) -> Void
     /// The caller's group to serve on, which outlives the server.
     private let lentGroup: MultiThreadedEventLoopGroup?
+    /// Opened once `run` has bound the socket, or failed to: the core starts what
+    /// clients should see from their first connection after it.
+    let listening = StartupGate()
 
     /// `eventLoopGroup`: serve on this group instead of one of the server's own; the
     /// caller shuts it down after the server. The daemon lends its loop so the level
