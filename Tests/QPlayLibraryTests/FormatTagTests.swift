@@ -281,6 +281,8 @@ import Testing
         var random = SeededRandom(seed: 1234)
         for sample in SampleCatalog.formats {
             let original = try TemporaryDirectory.read(sample.path)
+            let channelField = try #require(Self.channelField(in: original, sample.format), "\(sample)")
+            #expect(Self.channels(at: channelField, in: original, sample.format) == sample.channels)
             let path = dir.appending("mutant.\(sample.path.extension!)")
             var read = 0
             for _ in 0..<60 {
@@ -297,10 +299,30 @@ import Testing
                 guard let tags = try? TagReader.read(path) else { continue }
                 read += 1
                 #expect(tags.duration >= 0 && tags.duration.isFinite, "\(sample): \(tags.duration)")
-                #expect((tags.exactSamples ?? 0) >= 0 && tags.sampleRate > 0 && tags.channels >= 0)
+                #expect((tags.exactSamples ?? 0) >= 0 && tags.sampleRate > 0)
+                // What the mutant's own header says (a flipped byte may have changed it).
+                #expect(tags.channels == Self.channels(at: channelField, in: bytes, sample.format), "\(sample)")
             }
             #expect(read > 0, "\(sample): no mutant read at all")
         }
+    }
+
+    /// Where the stream header holds the channel count: STREAMINFO's byte 12 after "fLaC"
+    /// and the block header, the identification header's byte 11 after its 0x01 "vorbis"
+    /// start, OpusHead's byte 9.
+    private static func channelField(in bytes: [UInt8], _ format: String) -> Int? {
+        let (signature, offset): ([UInt8], Int) = switch format {
+        case "flac": (Array("fLaC".utf8), 4 + 4 + 12)
+        case "vorbis": ([1] + Array("vorbis".utf8), 11)
+        default: (Array("OpusHead".utf8), 9)
+        }
+        let start = (0...(bytes.count - signature.count)).first { bytes[$0..<($0 + signature.count)].elementsEqual(signature) }
+        return start.map { $0 + offset }
+    }
+
+    /// FLAC keeps channels − 1 in bits 3…1 of its byte; Vorbis and Opus a whole byte.
+    private static func channels(at field: Int, in bytes: [UInt8], _ format: String) -> Int {
+        format == "flac" ? Int(bytes[field] >> 1 & 0x07) + 1 : Int(bytes[field])
     }
 
     private func sox(_ arguments: [String]) throws {

@@ -2,16 +2,30 @@ import Foundation
 import QPlayTestSupport
 import Testing
 
-/// The level meter through the real daemon and the real qplay binary: a FLAC sine at
-/// −6 dBFS (made with sox, lossless) played into the `file:` output.
+/// The level meter through the real daemon and the real qplay binary: a FLAC sine (made
+/// with sox, lossless) at −12.02 dBFS on the left and −6 dBFS on the right, and digital
+/// silence, played into the `file:` output. Each channel is read on its own.
 @Suite struct LevelMeterEndToEndTests {
-    /// A music folder with a 30 s stereo sine at −6 dBFS.
+    /// A music folder with a 30 s stereo sine, −12.02 dBFS left and −6 dBFS right (RMS
+    /// 3.01 dB lower), and 30 s of digital silence.
     private func sineMusic() throws -> TemporaryDirectory {
         let music = TemporaryDirectory("qplay-meter")
         try GeneratedAudio.run(
-            "sox", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", music.appending("sine.flac").string, "synth", "30",
-            "sine", "997", "gain", "-6")
+            "sox", "-D", "-r", "44100", "-c", "2", "-n", "-b", "16", music.appending("sine.flac").string, "synth", "30",
+            "sine", "997", "gain", "-6", "remix", "1v0.5", "2")
+        try GeneratedAudio.run(
+            "sox", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", music.appending("silence.flac").string, "trim", "0", "30")
         return music
+    }
+
+    /// The sine's reading, lowered by `gain` dB: each channel within 0.1 dB.
+    private func expectSine(_ reading: (rms: [Double], peak: [Double]), lowered gain: Double = 0,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(reading.rms.count == 2 && reading.peak.count == 2, "\(reading)", sourceLocation: sourceLocation)
+        guard reading.rms.count == 2 && reading.peak.count == 2 else { return }
+        for (value, expected) in zip(reading.rms + reading.peak, [-15.03, -9.03, -12.02, -6.0]) {
+            #expect(abs(value - (expected - gain)) <= 0.1, "\(reading)", sourceLocation: sourceLocation)
+        }
     }
 
     private func levels(_ data: [String: Any]) -> (rms: [Double], peak: [Double]) {
@@ -33,14 +47,10 @@ import Testing
         try listener.ok("subscribe", ["events": ["level"]])
         var readings: [(rms: [Double], peak: [Double])] = []
         for _ in 0..<12 { readings.append(levels(try listener.event("level"))) }
-        for reading in readings.dropFirst(2) {
-            #expect(reading.rms.count == 2 && reading.peak.count == 2, "\(reading)")
-            for value in reading.rms { #expect(abs(value - -9.03) <= 0.1, "rms \(reading.rms)") }
-            for value in reading.peak { #expect(abs(value - -6.0) <= 0.1, "peak \(reading.peak)") }
-        }
+        for reading in readings.dropFirst(2) { expectSine(reading) }
         let status = try control.status()
-        let level = levels(try #require(status["level"] as? [String: Any]))
-        #expect(abs(level.rms[0] - -9.03) <= 0.1, "\(level)")
+        expectSine(levels(try #require(status["level"] as? [String: Any])))
+        // One number: the loudest channel, the right one.
         #expect(try daemon.qplayOK("status", "--format", "{level_db}") == "-9.0\n")
         // −9.03 dB on a −60…0 dB scale of 8 cells: 0.85 × 64 eighths = 54 → 6 full, ▋, a space.
         #expect(try daemon.qplayOK("status", "--format", "[{meter}]") == "[██████▊ ]\n")
@@ -49,9 +59,25 @@ import Testing
         try control.ok("volume", ["set": 50])
         _ = try listener.event("level")
         _ = try listener.event("level")
-        let lowered = levels(try listener.event("level"))
-        #expect(abs(lowered.rms[0] - (-9.03 - 18.06)) <= 0.1, "\(lowered)")
+        expectSine(levels(try listener.event("level")), lowered: 18.06)
         try control.ok("volume", ["set": 100])
+
+        // Digital silence reads as the floor on both channels, once the sine has left the
+        // window (a reading covers about 0.1 s).
+        try control.ok("add", ["paths": ["silence.flac"]])
+        try control.ok("next")
+        var silent: (rms: [Double], peak: [Double])?
+        for _ in 0..<100 {
+            let reading = levels(try listener.event("level"))
+            if reading.peak.allSatisfy({ $0 == -160 }) {
+                silent = reading
+                break
+            }
+        }
+        let floor = try #require(silent, "no silent reading within 100")
+        #expect(floor.rms == [-160, -160] && floor.peak == [-160, -160], "\(floor)")
+        let next = levels(try listener.event("level"))
+        #expect(next.rms == [-160, -160] && next.peak == [-160, -160], "\(next)")
 
         // Paused: no level in status, and the events stop.
         try control.ok("pause")
@@ -67,6 +93,9 @@ import Testing
         defer { daemon.stop() }
         let client = try daemon.client()
         try client.ok("subscribe")
+        // Beside it, a client that names `level`: the meter runs meanwhile.
+        let levelClient = try daemon.client()
+        try levelClient.ok("subscribe", ["events": ["level"]])
         let control = try daemon.client()
         try control.ok("add", ["paths": ["sine.flac"]])
         try control.ok("play")
@@ -77,6 +106,10 @@ import Testing
             guard let line = try client.readLineIfAny(within: 0.2) else { continue }
             #expect(!line.contains("\"event\":\"level\""), "\(line)")
         }
+        // The first readings may hold the start of playback.
+        _ = try levelClient.event("level")
+        _ = try levelClient.event("level")
+        expectSine(levels(try levelClient.event("level")))
     }
 
     @Test func meterPrintsALinePerReadingIntoAPipe() throws {
@@ -92,7 +125,7 @@ import Testing
         meter.terminate()
         try #require(lines.count == 8)
         for line in lines.dropFirst(2) {
-            #expect(line == "rms_db -9.0 -9.0 peak_db -6.0 -6.0", "\(line)")
+            #expect(line == "rms_db -15.0 -9.0 peak_db -12.0 -6.0", "\(line)")
         }
     }
 }
