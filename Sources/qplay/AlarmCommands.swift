@@ -40,6 +40,9 @@ struct AlarmCommand: ParsableCommand {
             }
             return .alarmRemove(id)
         }
+        guard AlarmTime.isValid(first) else {
+            throw ValidationError("alarm TIME is HH:MM or HH:MM:SS (24-hour, local time); got \"\(first)\"")
+        }
         let predicates = try TrackSelection.predicates(text: Array(words.dropFirst()), expressions: expressions)
         if !predicates.isEmpty && !ids.isEmpty { throw ValidationError("give either TEXT/--where or --id, not both") }
         var dayNames: [String] = []

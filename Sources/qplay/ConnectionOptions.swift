@@ -114,40 +114,41 @@ struct Connection {
     }
 }
 
-/// What ends a command early, with its exit code: 1 the daemon refused (or sent what
-/// qplay cannot read), 3 no daemon, 4 the daemon did not answer in time.
+/// What ends a command early, with its exit status (`ExitStatus`).
 enum Failure: Error {
     case refused(ProtocolError)
     case connection(ClientError, path: String, source: String)
-
-    /// The daemon is there but said nothing within the timeout.
-    static let noAnswerStatus: Int32 = 4
+    /// The daemon answered, but nothing matched: this message, exit 1.
+    case nothingMatched(String)
 
     static func report(_ error: any Error) -> Never {
         switch error {
         case Failure.refused(let error):
             Output.error("qplay: \(error.message)")
-            exit(1)
+            exit(ExitStatus.refused)
+        case Failure.nothingMatched(let message):
+            Output.error("qplay: \(message)")
+            exit(ExitStatus.refused)
         case Failure.connection(.noDaemon(let path, let reason), _, let source):
             Output.error("qplay: no daemon is running: nothing answers on \(path) (\(reason); from \(source)).")
             Output.error("Start one with `qplayd --music ~/Music` (or `systemctl --user start qplayd`),")
             Output.error("or point qplay at it with --socket PATH or QPLAY_SOCKET.")
-            exit(3)
+            exit(ExitStatus.noDaemon)
         case Failure.connection(let error, _, _):
             report(error)
         case let error as ClientError:
             Output.error("qplay: \(error)")
             switch error {
-            case .timeout: exit(noAnswerStatus)
-            case .refused, .protocolViolation, .replyTooLong: exit(1)
-            case .noDaemon, .connection, .closed, .io: exit(3)
+            case .timeout: exit(ExitStatus.noAnswer)
+            case .refused, .protocolViolation, .replyTooLong: exit(ExitStatus.refused)
+            case .noDaemon, .connection, .closed, .io: exit(ExitStatus.noDaemon)
             }
         case let error as ProtocolError:
             Output.error("qplay: \(error.message)")
-            exit(1)
+            exit(ExitStatus.refused)
         default:
             Output.error("qplay: \(error)")
-            exit(1)
+            exit(ExitStatus.refused)
         }
     }
 }

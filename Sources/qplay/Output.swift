@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Unbuffered writes to stdout/stderr: status bars read line by line, and a closed
-/// output ends the program quietly.
+/// stdout ends the program quietly. A failed write to stderr is ignored: the message is
+/// lost, the exit status stays the one the error has (`ExitStatus`).
 enum Output {
     static func line(_ text: String) {
         write(Array((text + "\n").utf8), to: 1)
@@ -29,16 +30,30 @@ enum Output {
         write(Array((text + "\n").utf8), to: 2)
     }
 
-    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+    /// On stdout a failed write (EPIPE and the like: whoever read us is gone) ends the
+    /// program with `closedStatus` (0 unless the output is the lead-in to an error), as
+    /// `qplay queue | head -1` expects; on stderr it is ignored, so an error still exits
+    /// with its own status.
+    static func write(_ bytes: [UInt8], to descriptor: Int32, closedStatus: Int32 = ExitStatus.success) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                // EPIPE and the like: whoever read us is gone; nothing left to do.
-                exit(0)
+                if descriptor == 2 { return }
+                exit(closedStatus)
             }
             offset += count
+        }
+    }
+
+    /// Opens /dev/null on any of descriptors 0–2 that is closed (`qplay status 2>&-`):
+    /// else the daemon's socket would be opened as descriptor 2 and error messages
+    /// written into the connection.
+    static func openStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 {
+            // open returns the lowest free descriptor: this one.
+            _ = open("/dev/null", O_RDWR)
         }
     }
 

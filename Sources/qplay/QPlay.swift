@@ -5,9 +5,7 @@ import QPlayProtocol
 import Glibc
 #endif
 
-/// `qplay`: drives qplayd over its socket (README.md). Exit codes: 0 success, 1 the daemon
-/// refused (or sent a reply qplay cannot read), 2 usage error, 3 no daemon, 4 the daemon
-/// did not answer in time.
+/// `qplay`: drives qplayd over its socket (README.md). Exit statuses: `ExitStatus`.
 @main
 struct QPlay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,11 +16,9 @@ struct QPlay: ParsableCommand {
             --socket PATH (else $QPLAY_SOCKET, else $XDG_RUNTIME_DIR/qplay/qplay.sock, else \
             /tmp/qplay-$UID/qplay.sock), --timeout SECONDS (how long to wait for the \
             daemon's greeting and for each answer; else $QPLAY_TIMEOUT, else 5) and --json \
-            (print the protocol result unchanged).
-
-            Exit codes: 0 success, 1 the daemon refused (or sent a reply qplay cannot read), \
-            2 usage error, 3 no daemon, 4 the daemon did not answer within the timeout.
-            """,
+            (print the protocol result unchanged), also before the subcommand \
+            (`qplay --socket PATH status`).
+            """ + "\n\n" + ExitStatus.summary,
         version: QPlayVersion.current,
         subcommands: [
             StatusCommand.self, Stats.self, Search.self, Add.self, QueueCommand.self, Remove.self,
@@ -40,7 +36,9 @@ struct QPlay: ParsableCommand {
     static func main() {
         // A closed pipe is an error return from write(), handled where it happens.
         signal(SIGPIPE, SIG_IGN)
-        if let quick = QuickInvocation(Array(CommandLine.arguments.dropFirst())) {
+        Output.openStandardDescriptors()
+        let arguments = LeadingOptions.moved(Array(CommandLine.arguments.dropFirst()))
+        if let quick = QuickInvocation(arguments) {
             do {
                 try quick.run()
             } catch {
@@ -48,17 +46,26 @@ struct QPlay: ParsableCommand {
             }
             return
         }
+        let names = configuration.subcommands.map { $0._commandName }
+        if let typed = arguments.first, !typed.hasPrefix("-"), typed != "help", !names.contains(typed) {
+            var message = "Error: unknown command '\(typed)'"
+            if let name = NearestName.suggestion(for: typed, among: names) { message += "; did you mean '\(name)'?" }
+            usageError(message + "\nSee 'qplay --help'.")
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                // ArgumentParser's usage errors exit 64; qplay's rule is 2 (README.md, exit codes).
-                Output.error(fullMessage(for: error))
-                Output.error("See 'qplay --help'.")
-                Glibc.exit(2)
-            }
+            // ArgumentParser's usage errors exit 64; qplay's rule is 2. Its message
+            // already ends with where to find help.
+            if exitCode(for: error) == .validationFailure { usageError(fullMessage(for: error)) }
             exit(withError: error)
         }
+    }
+
+    /// A usage error: the message on stderr, exit 2 (README.md, exit codes).
+    static func usageError(_ message: String) -> Never {
+        Output.error(message)
+        Glibc.exit(ExitStatus.usage)
     }
 }

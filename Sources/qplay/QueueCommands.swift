@@ -44,14 +44,23 @@ struct Search: ParsableCommand {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
     }
 
+    /// No match exits 1 (`ExitStatus.refused`), with `--json` too (which prints the
+    /// empty result first), as grep does: a script can test for it.
     func run() throws {
         try performing {
-            guard let response = try options.run(.search(where: try selection.predicates(), limit: limit)) else {
+            var connection = options.connection
+            connection.json = false
+            guard let response = try connection.run(.search(where: try selection.predicates(), limit: limit)) else {
                 return
             }
             let tracks = try response.result(as: SearchResult.self).tracks
-            for track in tracks { Output.line(Listing.searchRow(track)) }
-            if tracks.isEmpty { Output.error("no track matches") }
+            if options.json {
+                let result = Array(response.rawResult ?? ArraySlice("{}".utf8)) + [10]
+                Output.write(result, to: 1, closedStatus: tracks.isEmpty ? ExitStatus.refused : ExitStatus.success)
+            } else {
+                Output.lines(tracks.map(Listing.searchRow))
+            }
+            if tracks.isEmpty { throw Failure.nothingMatched("no track matches") }
         }
     }
 }

@@ -5,8 +5,8 @@ import QPlayProtocol
 /// and `--timeout` —
 /// read without building ArgumentParser's command tree, which costs more than the
 /// rest of the run. Anything else (help, other commands, repeated or unknown options,
-/// `--opt=value`, a value that looks like an option) is left to ArgumentParser, so
-/// usage errors and help read exactly as before.
+/// `--opt=value`, a socket path that looks like an option) is left to ArgumentParser,
+/// so usage errors and help read exactly as before.
 struct QuickInvocation {
     enum Action {
         case status(format: String?)
@@ -42,7 +42,8 @@ struct QuickInvocation {
                 guard !json else { return nil }
                 json = true
             case "--format" where takesFormat:
-                guard format == nil, let value = rest.popFirst(), !value.hasPrefix("-") else { return nil }
+                // Any value, as `status --format` takes it: a template may begin with '-'.
+                guard format == nil, let value = rest.popFirst() else { return nil }
                 format = value
             case "next" where takesButton && button == nil, "prev" where takesButton && button == nil:
                 button = ButtonName(rawValue: argument)

@@ -11,7 +11,9 @@ struct StatusCommand: ParsableCommand {
             braces, any other brace or name is a usage error; when stopped it prints just a \
             newline (a status bar then hides the module).
             """)
-    @Option(help: "A template with {placeholders}; {{ and }} are literal braces.") var format: String?
+    // Unconditional: a template may begin with '-' (`--format '- {title}'`).
+    @Option(parsing: .unconditional, help: "A template with {placeholders}; {{ and }} are literal braces.")
+    var format: String?
     @OptionGroup var options: ConnectionOptions
 
     func validate() throws {
