@@ -37,7 +37,12 @@ extension QPlayProtocol.Status {
             single: status.single,
             consume: status.consume,
             seeking: Seeking(status.seeking),
-            output: OutputStatus(name: snapshot.outputName, error: snapshot.outputError),
+            // The audio side's message begins with the output's name; `name` carries it.
+            output: OutputStatus(
+                name: snapshot.outputName,
+                error: snapshot.outputError.map {
+                    $0.hasPrefix(snapshot.outputName + ": ") ? String($0.dropFirst(snapshot.outputName.count + 2)) : $0
+                }),
             storageError: snapshot.storageError,
             replayGain: ReplayGainStatus(
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,

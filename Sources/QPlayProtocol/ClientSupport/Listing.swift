@@ -45,7 +45,9 @@ public enum Listing {
     public static func status(_ status: Status) -> [String] {
         var lines: [String] = []
         if let track = status.track, status.state != .stopped {
-            lines.append("\(status.state.rawValue): \(trackName(track))")
+            // Not "playing" while the output fails: nothing is heard (the output line says why).
+            let state = StatusFormat.isSilentlyPlaying(status) ? "waiting for the output" : status.state.rawValue
+            lines.append("\(state): \(trackName(track))")
             var about: [String] = []
             if let album = track.album, !album.isEmpty {
                 about.append(track.year.map { "\(album) (\($0))" } ?? album)

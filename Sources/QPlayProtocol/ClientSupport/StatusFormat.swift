@@ -120,7 +120,7 @@ public enum StatusFormat {
             guard let duration = status.duration else { return "" }
             return TimeText.format(max(0, duration - (status.position ?? 0)))
         case "state": return status.state.rawValue
-        case "icon": return icon(status.state)
+        case "icon": return icon(status)
         case "volume": return "\(status.volume)"
         case "index": return status.index.map { "\($0 + 1)" } ?? ""
         case "queue_length": return "\(status.queueLength)"
@@ -129,6 +129,19 @@ public enum StatusFormat {
         case "level_db": return status.level.map { LevelBar.text($0.loudestRMS) } ?? ""
         default: return nil
         }
+    }
+
+    /// `{icon}`: ⚠ while the daemon means to play but its output fails (no sound card,
+    /// device busy; it retries), since ▶ would claim audio that nobody hears; else the
+    /// state's symbol.
+    public static func icon(_ status: Status) -> String {
+        isSilentlyPlaying(status) ? "⚠" : icon(status.state)
+    }
+
+    /// Playing as far as the queue goes, while the output cannot be opened or written:
+    /// `output.error` is set and no sound comes out.
+    public static func isSilentlyPlaying(_ status: Status) -> Bool {
+        status.state == .playing && status.output.error != nil
     }
 
     /// The state as the symbol media players show: ▶ playing, ⏸ paused, nothing when
