@@ -1,10 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependency direction (see docs/ARCHITECTURE.md):
-//   C bindings, QPlayModel → QPlayAudio, QPlayLibrary → QPlayEngine → QPlayProtocol
-//   → QPlayDaemon → executables; QPlayMPD (MPD's text codec) beside QPlayProtocol (qplayd, qplay);
-//   CSDBus (sd-bus, the MPRIS frontend's D-Bus library) → QPlayDaemon
+// Dependency direction, one way only (docs/ARCHITECTURE.md lists every target's
+// dependencies; scripts/check-repository fails when that list and this file differ):
+//   QPlayModel, QPlayProtocol, QPlayMPD: none of ours
+//   QPlayAudio: its C bindings (CMPG123 … CSoxr), QPlayModel
+//   QPlayLibrary: CTagLib, QPlayModel        QPlayEngine: QPlayModel (not the library)
+//   QPlayDaemon: all of the above and CSDBus (sd-bus, for the MPRIS frontend)
+//   qplayd: QPlayDaemon (and QPlayAudio, QPlayLibrary, QPlayModel)     qplay: QPlayProtocol
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
 // qplay's own modules are compiled with libFuzzer's coverage and AddressSanitizer, and
