@@ -13,7 +13,8 @@ public struct LibraryScanner: Sendable {
     public let musicDirectory: FilePath
     public let index: LibraryIndex
     /// Lower-case file name extensions of playable files ("mp3", "flac", …): what the
-    /// decoders play; every format's by default.
+    /// decoders play; every format's by default. They only pick the files to read: the
+    /// format a file is indexed as is chosen by its content (`TagReader`).
     public let extensions: Set<String>
     /// Parser threads; all cores by default.
     public var parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
