@@ -63,7 +63,9 @@ struct ConfigurationFile: Sendable, Equatable {
                 origin: path.string, line: error.line, column: error.column, reason: "invalid TOML: \(error.reason)")
         }
         var file = ConfigurationFile(path: path)
-        let folder = path.removingLastComponent()
+        // Worked out for the path keys only: FilePath's component walk is most of the
+        // cost of loading a file without them (config fuzzing runs it per input).
+        var folder: FilePath { path.removingLastComponent() }
         for name in table.keys.sorted() {
             guard let key = ConfigurationKey(rawValue: name) else {
                 let known = ConfigurationKey.allCases.map(\.rawValue).joined(separator: ", ")
