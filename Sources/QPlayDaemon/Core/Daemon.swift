@@ -108,12 +108,14 @@ public enum Daemon {
             store: store, player: player, index: index, events: events, log: log,
             clockOffset: configuration.wallClockOffset)
         let meter = LevelMeterService(audio: audio, events: events)
+        let outputBudget = OutputBudget(limit: outputBudgetLimit(log: log), logger: log)
         let server = SocketServer(
             configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
                 bookmarks: BookmarkService(store: store, player: player, index: index)),
-            logger: log, eventLoopGroup: frontLoop, levelListeners: { meter.listenersChanged(to: $0) })
+            logger: log, eventLoopGroup: frontLoop, outputBudget: outputBudget,
+            levelListeners: { meter.listenersChanged(to: $0) })
         var frontends: [any Frontend] = [server]
         if !configuration.mpdListen.isEmpty {
             frontends.append(
@@ -123,7 +125,7 @@ public enum Daemon {
                         maxConnections: connectionCap),
                     commands: MPDCommandContext(
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
-                    logger: log))
+                    logger: log, outputBudget: outputBudget))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
             frontends.append(mpris)
@@ -207,6 +209,20 @@ public enum Daemon {
             return nil
         }
         return MPRISFrontend(player: player, library: library, log: log)
+    }
+
+    /// The bound on all clients' unread output together: `OutputBudget.defaultLimit`, or
+    /// `QPLAYD_OUTPUT_BUDGET` bytes (the tests set a small one to see it hold).
+    private static func outputBudgetLimit(log: Logger) -> Int {
+        guard let text = getenv("QPLAYD_OUTPUT_BUDGET").map({ String(cString: $0) }), !text.isEmpty else {
+            return OutputBudget.defaultLimit
+        }
+        guard let bytes = Int(text), bytes > 0 else {
+            log.warning("QPLAYD_OUTPUT_BUDGET=\(text) is not a positive number of bytes; using \(OutputBudget.defaultLimit)")
+            return OutputBudget.defaultLimit
+        }
+        log.notice("unread output of all clients bounded to \(bytes) bytes (QPLAYD_OUTPUT_BUDGET)")
+        return bytes
     }
 
     /// Raises the open-file limit as far as allowed and returns how many clients may be

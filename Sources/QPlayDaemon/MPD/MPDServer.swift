@@ -41,10 +41,14 @@ final class MPDServer: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
 
-    init(configuration: Configuration, commands: MPDCommandContext, logger: Logger) {
+    /// The daemon's bound on all connections' unread output, shared with the JSON socket.
+    private let outputBudget: OutputBudget?
+
+    init(configuration: Configuration, commands: MPDCommandContext, logger: Logger, outputBudget: OutputBudget? = nil) {
         self.configuration = configuration
         self.commands = commands
         self.logger = logger
+        self.outputBudget = outputBudget
     }
 
     var connectionCount: Int { state.withLock { $0.connections.count } }
@@ -174,6 +178,7 @@ final class MPDServer: Sendable {
             onClose: { [self] _ in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
             })
+        if let outputBudget { try channel.pipeline.syncOperations.addHandler(OutputAccounting(outputBudget)) }
         try channel.pipeline.syncOperations.addHandler(handler)
         let frames = ConnectionFrames(handler, eventLoop: channel.eventLoop)
         let session = MPDSession(

@@ -79,6 +79,8 @@ public final class SocketServer: Sendable {
     private let levelListeners: @Sendable (Int) -> Void
     /// The caller's group to serve on, which outlives the server.
     private let lentGroup: MultiThreadedEventLoopGroup?
+    /// The daemon's bound on all connections' unread output, shared with MPD.
+    private let outputBudget: OutputBudget?
     /// Opened once `run` has bound the socket, or failed to: the core starts what
     /// clients should see from their first connection after it.
     let listening = StartupGate()
@@ -86,15 +88,18 @@ public final class SocketServer: Sendable {
     /// `eventLoopGroup`: serve on this group instead of one of the server's own; the
     /// caller shuts it down after the server. The daemon lends its loop so the level
     /// meter's publisher can run there and write events without a thread hop.
+    /// `outputBudget`: the bound on every connection's unread output together (none:
+    /// only each connection's own bound).
     public init(
         configuration: Configuration, handler: any RequestHandler, logger: Logger = Logger(label: "qplay.server"),
-        eventLoopGroup: MultiThreadedEventLoopGroup? = nil,
+        eventLoopGroup: MultiThreadedEventLoopGroup? = nil, outputBudget: OutputBudget? = nil,
         levelListeners: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
         self.lentGroup = eventLoopGroup
+        self.outputBudget = outputBudget
         self.levelListeners = levelListeners
     }
 
@@ -248,6 +253,7 @@ public final class SocketServer: Sendable {
                 // Its buffered responses were just freed; glibc would keep the pages.
                 if heldFullOutput { self.memory.queryAnswered() }
             })
+        if let outputBudget { try channel.pipeline.syncOperations.addHandler(OutputAccounting(outputBudget)) }
         try channel.pipeline.syncOperations.addHandler(handler)
         let frames = ConnectionFrames(handler, eventLoop: channel.eventLoop)
         Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {

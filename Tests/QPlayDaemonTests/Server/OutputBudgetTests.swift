@@ -1,0 +1,68 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unread output is bounded in total, not only per connection: many clients that ask
+/// for big answers and never read them cannot together hold more than the daemon's
+/// budget. Past it the connections holding the most are closed; a client that reads is
+/// served all the while.
+@Suite("End to end: all clients' unread output is bounded", .serialized, .timeLimit(.minutes(2)))
+struct OutputBudgetTests {
+    /// Each connection is paused at 2 MiB of unread output (the write buffer's
+    /// high-water mark); the budget lets three such hold theirs.
+    static let perConnection = 2 << 20
+    static let budget = 6 << 20
+    static let hostileCount = 16
+
+    @Test func nonReadersPastTheBudgetAreClosedAndReadersServed() throws {
+        let daemon = DaemonProcess()
+        daemon.daemonEnvironment["QPLAYD_OUTPUT_BUDGET"] = "\(Self.budget)"
+        try daemon.start()
+        defer {
+            daemon.stop()
+            daemon.directory.remove()
+        }
+        try daemon.waitForLibrary()
+        let reader = try daemon.client()
+        _ = try reader.status()
+
+        // Each asks for the whole library, again and again, and reads nothing: alone,
+        // each would hold its 2 MiB until the 30 s unwritable timeout.
+        var hostile: [NonReadingClient] = []
+        for _ in 0..<Self.hostileCount {
+            let client = try NonReadingClient(path: daemon.socketPath)
+            _ = client.pipeline(#"{"id":2,"cmd":"search","args":{"where":[]}}"#, count: 100_000, stall: 0.3)
+            hostile.append(client)
+            #expect(try reader.status()["state"] as? String == "stopped", "a reading client is answered")
+        }
+
+        // Without the budget all of them would still be open (16 × 2 MiB unread).
+        let open = hostile.filter { !$0.isClosedByPeer(within: 2) }.count
+        let heldAtMost = Self.budget / Self.perConnection + 1
+        #expect(open <= heldAtMost, "\(open) of \(Self.hostileCount) non-readers still open; the budget holds \(heldAtMost)")
+        #expect(open < Self.hostileCount)
+        #expect(daemon.log.contains("closing the client with the most unread output"), "\(daemon.log)")
+        #expect(try reader.status()["state"] as? String == "stopped")
+        #expect(try daemon.client().status()["state"] as? String == "stopped", "new clients are served")
+    }
+}
+
+/// POLLRDHUP (Linux), which Glibc's module does not export: the peer shut its side.
+private let peerShutdown: Int16 = 0x2000
+
+extension NonReadingClient {
+    /// Whether the daemon closed the connection, told without reading what it sent
+    /// (reading would make it a reader): the peer's shutdown shows in `poll`.
+    func isClosedByPeer(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            var poller = pollfd(fd: descriptor, events: peerShutdown, revents: 0)
+            if poll(&poller, 1, 50) > 0, poller.revents & (peerShutdown | Int16(POLLHUP)) != 0 { return true }
+        } while Date() < deadline
+        return false
+    }
+}
