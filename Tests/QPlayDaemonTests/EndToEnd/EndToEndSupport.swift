@@ -7,14 +7,10 @@ import Testing
 // are synchronous and block (processes, sockets): `#expect` must run in the test's own
 // context to be attributed to it, so they do not hop to threads of their own.
 
-/// A started daemon whose start-up scan has indexed `music` (Samples/ by default).
+/// A started daemon whose start-up scan has indexed `music` (Samples/ by default), for a
+/// test that keeps it past one scope; `withDaemon` stops and removes a scoped one.
 func startedDaemon(music: String = SampleCatalog.directory.string, config: String? = nil) throws -> DaemonProcess {
-    let daemon = DaemonProcess(music: music)
-    var arguments: [String] = []
-    if let config { arguments += ["--config", try daemon.writeConfig(config)] }
-    try daemon.start(arguments)
-    try daemon.waitForLibrary()
-    return daemon
+    try DaemonProcess.started(music: music, config: config)
 }
 
 /// Waits until `condition` holds, checking every 50 ms. The limit only keeps a broken

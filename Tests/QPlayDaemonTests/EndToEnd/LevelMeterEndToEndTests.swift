@@ -35,97 +35,97 @@ import Testing
     @Test func subscribersGetLevelsStatusCarriesThemAndPlaceholdersShowThem() throws {
         let music = try sineMusic()
         defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path.string)
-        defer { daemon.stop() }
-        let control = try daemon.client()
-        // Not playing: no level.
-        #expect(try control.status()["level"] is NSNull)
-        try control.ok("add", ["paths": ["sine.flac"]])
-        try control.ok("play")
+        try withDaemon(music: music.path.string) { daemon in
+            let control = try daemon.client()
+            // Not playing: no level.
+            #expect(try control.status()["level"] is NSNull)
+            try control.ok("add", ["paths": ["sine.flac"]])
+            try control.ok("play")
 
-        let listener = try daemon.client()
-        try listener.ok("subscribe", ["events": ["level"]])
-        var readings: [(rms: [Double], peak: [Double])] = []
-        for _ in 0..<12 { readings.append(levels(try listener.event("level"))) }
-        for reading in readings.dropFirst(2) { expectSine(reading) }
-        let status = try control.status()
-        expectSine(levels(try #require(status["level"] as? [String: Any])))
-        // One number: the loudest channel, the right one.
-        #expect(try daemon.qplayOK("status", "--format", "{level_db}") == "-9.0\n")
-        // −9.03 dB on a −60…0 dB scale of 8 cells: 0.85 × 64 eighths = 54 → 6 full, ▋, a space.
-        #expect(try daemon.qplayOK("status", "--format", "[{meter}]") == "[██████▊ ]\n")
+            let listener = try daemon.client()
+            try listener.ok("subscribe", ["events": ["level"]])
+            var readings: [(rms: [Double], peak: [Double])] = []
+            for _ in 0..<12 { readings.append(levels(try listener.event("level"))) }
+            for reading in readings.dropFirst(2) { expectSine(reading) }
+            let status = try control.status()
+            expectSine(levels(try #require(status["level"] as? [String: Any])))
+            // One number: the loudest channel, the right one.
+            #expect(try daemon.qplayOK("status", "--format", "{level_db}") == "-9.0\n")
+            // −9.03 dB on a −60…0 dB scale of 8 cells: 0.85 × 64 eighths = 54 → 6 full, ▋, a space.
+            #expect(try daemon.qplayOK("status", "--format", "[{meter}]") == "[██████▊ ]\n")
 
-        // Volume 50 lowers it by the curve's 18.06 dB.
-        try control.ok("volume", ["set": 50])
-        _ = try listener.event("level")
-        _ = try listener.event("level")
-        expectSine(levels(try listener.event("level")), lowered: 18.06)
-        try control.ok("volume", ["set": 100])
+            // Volume 50 lowers it by the curve's 18.06 dB.
+            try control.ok("volume", ["set": 50])
+            _ = try listener.event("level")
+            _ = try listener.event("level")
+            expectSine(levels(try listener.event("level")), lowered: 18.06)
+            try control.ok("volume", ["set": 100])
 
-        // Digital silence reads as the floor on both channels, once the sine has left the
-        // window (a reading covers about 0.1 s).
-        try control.ok("add", ["paths": ["silence.flac"]])
-        try control.ok("next")
-        var silent: (rms: [Double], peak: [Double])?
-        for _ in 0..<100 {
-            let reading = levels(try listener.event("level"))
-            if reading.peak.allSatisfy({ $0 == -160 }) {
-                silent = reading
-                break
+            // Digital silence reads as the floor on both channels, once the sine has left the
+            // window (a reading covers about 0.1 s).
+            try control.ok("add", ["paths": ["silence.flac"]])
+            try control.ok("next")
+            var silent: (rms: [Double], peak: [Double])?
+            for _ in 0..<100 {
+                let reading = levels(try listener.event("level"))
+                if reading.peak.allSatisfy({ $0 == -160 }) {
+                    silent = reading
+                    break
+                }
             }
-        }
-        let floor = try #require(silent, "no silent reading within 100")
-        #expect(floor.rms == [-160, -160] && floor.peak == [-160, -160], "\(floor)")
-        let next = levels(try listener.event("level"))
-        #expect(next.rms == [-160, -160] && next.peak == [-160, -160], "\(next)")
+            let floor = try #require(silent, "no silent reading within 100")
+            #expect(floor.rms == [-160, -160] && floor.peak == [-160, -160], "\(floor)")
+            let next = levels(try listener.event("level"))
+            #expect(next.rms == [-160, -160] && next.peak == [-160, -160], "\(next)")
 
-        // Paused: no level in status, and the events stop.
-        try control.ok("pause")
-        #expect(try control.status()["level"] is NSNull)
-        try listener.ok("ping")
-        #expect(try listener.isQuiet(for: 1), "level events while paused")
+            // Paused: no level in status, and the events stop.
+            try control.ok("pause")
+            #expect(try control.status()["level"] is NSNull)
+            try listener.ok("ping")
+            #expect(try listener.isQuiet(for: 1), "level events while paused")
+        }
     }
 
     @Test func theDefaultSubscriptionHasNoLevelEvents() throws {
         let music = try sineMusic()
         defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path.string)
-        defer { daemon.stop() }
-        let client = try daemon.client()
-        try client.ok("subscribe")
-        // Beside it, a client that names `level`: the meter runs meanwhile.
-        let levelClient = try daemon.client()
-        try levelClient.ok("subscribe", ["events": ["level"]])
-        let control = try daemon.client()
-        try control.ok("add", ["paths": ["sine.flac"]])
-        try control.ok("play")
-        _ = try client.event("player", where: { $0["state"] as? String == "playing" })
-        // A second of playing: player/queue events may come, level events must not.
-        let deadline = Date().addingTimeInterval(1.5)
-        while Date() < deadline {
-            guard let line = try client.readLineIfAny(within: 0.2) else { continue }
-            #expect(!line.contains("\"event\":\"level\""), "\(line)")
+        try withDaemon(music: music.path.string) { daemon in
+            let client = try daemon.client()
+            try client.ok("subscribe")
+            // Beside it, a client that names `level`: the meter runs meanwhile.
+            let levelClient = try daemon.client()
+            try levelClient.ok("subscribe", ["events": ["level"]])
+            let control = try daemon.client()
+            try control.ok("add", ["paths": ["sine.flac"]])
+            try control.ok("play")
+            _ = try client.event("player", where: { $0["state"] as? String == "playing" })
+            // A second of playing: player/queue events may come, level events must not.
+            let deadline = Date().addingTimeInterval(1.5)
+            while Date() < deadline {
+                guard let line = try client.readLineIfAny(within: 0.2) else { continue }
+                #expect(!line.contains("\"event\":\"level\""), "\(line)")
+            }
+            // The first readings may hold the start of playback.
+            _ = try levelClient.event("level")
+            _ = try levelClient.event("level")
+            expectSine(levels(try levelClient.event("level")))
         }
-        // The first readings may hold the start of playback.
-        _ = try levelClient.event("level")
-        _ = try levelClient.event("level")
-        expectSine(levels(try levelClient.event("level")))
     }
 
     @Test func meterPrintsALinePerReadingIntoAPipe() throws {
         let music = try sineMusic()
         defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path.string)
-        defer { daemon.stop() }
-        try daemon.client().ok("add", ["paths": ["sine.flac"]])
-        try daemon.qplayOK("play")
-        let meter = try LineReadingProcess(BuiltProducts.url("qplay"), ["meter"], environment: daemon.environment)
-        var lines: [String] = []
-        while lines.count < 8, let line = meter.nextLine() { lines.append(line) }
-        meter.terminate()
-        try #require(lines.count == 8)
-        for line in lines.dropFirst(2) {
-            #expect(line == "rms_db -15.0 -9.0 peak_db -12.0 -6.0", "\(line)")
+        try withDaemon(music: music.path.string) { daemon in
+            try daemon.client().ok("add", ["paths": ["sine.flac"]])
+            try daemon.qplayOK("play")
+            let meter = try LineReadingProcess(BuiltProducts.url("qplay"), ["meter"], environment: daemon.environment)
+            var lines: [String] = []
+            while lines.count < 8, let line = meter.nextLine() { lines.append(line) }
+            meter.terminate()
+            try #require(lines.count == 8)
+            for line in lines.dropFirst(2) {
+                #expect(line == "rms_db -15.0 -9.0 peak_db -12.0 -6.0", "\(line)")
+            }
         }
     }
 }

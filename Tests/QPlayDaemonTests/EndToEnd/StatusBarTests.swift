@@ -24,62 +24,59 @@ struct StatusBarTests {
         let music = TemporaryDirectory("bars-music")
         defer { music.remove() }
         _ = try ToneFixtures.generate(Self.fixtures, in: music)
-        let daemon = try startedDaemon(music: music.path.string)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        let config = daemon.directory.appending("i3blocks.conf")
-        try daemon.directory.write(Array(try Self.readmeBlock(after: "i3blocks (").utf8), to: config)
-        let bar = try LineReadingProcess(
-            URL(fileURLWithPath: "/usr/bin/i3blocks"), ["-c", config.string], environment: Self.barEnvironment(daemon),
-            ownGroup: true)
-        defer { bar.terminate() }
+        try withDaemon(music: music.path.string) { daemon in
+            let config = daemon.directory.appending("i3blocks.conf")
+            try daemon.directory.write(Array(try Self.readmeBlock(after: "i3blocks (").utf8), to: config)
+            let bar = try LineReadingProcess(
+                URL(fileURLWithPath: "/usr/bin/i3blocks"), ["-c", config.string], environment: Self.barEnvironment(daemon),
+                ownGroup: true)
+            defer { bar.terminate() }
 
-        var seen: [String] = []
-        // i3blocks prints a line on every change of any block, each second while playing:
-        // the wait is bounded by a deadline, not by a silence.
-        func expectText(_ what: String, _ predicate: (String) -> Bool) -> String? {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, let line = bar.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
-                seen.append(line)
-                if let text = Self.i3blocksText(line), predicate(text) { return text }
+            var seen: [String] = []
+            // i3blocks prints a line on every change of any block, each second while playing:
+            // the wait is bounded by a deadline, not by a silence.
+            func expectText(_ what: String, _ predicate: (String) -> Bool) -> String? {
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline, let line = bar.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+                    seen.append(line)
+                    if let text = Self.i3blocksText(line), predicate(text) { return text }
+                }
+                Issue.record("i3blocks never showed \(what); its output:\n\(seen.suffix(20).joined(separator: "\n"))")
+                return nil
             }
-            Issue.record("i3blocks never showed \(what); its output:\n\(seen.suffix(20).joined(separator: "\n"))")
-            return nil
+
+            try daemon.client().ok("add", ["paths": ["short.mp3", "long.mp3", "rock.mp3"]])
+            let first = expectText("the first track, playing") { $0.hasPrefix("▶ Bar Tones – Short Song ") }
+            #expect(first.flatMap(Self.shownPosition) != nil, "\(first ?? "")")
+
+            // The short track ends by itself: the first line of the next one shows its own
+            // time, not where the short one ended (0:05).
+            let change = expectText("the track change") { $0.contains("Long Track") }
+            if let change {
+                #expect(change.hasPrefix("▶ Bar Tones – Long Track "))
+                let position = Self.shownPosition(change)
+                #expect(position != nil && position! < 3, "after a 5 s track the next one showed \(change)")
+            }
+
+            try daemon.qplayOK("pause")
+            _ = expectText("pause") { $0.hasPrefix("⏸ Bar Tones – Long Track ") }
+            try daemon.qplayOK("play")
+            _ = expectText("resume") { $0.hasPrefix("▶ Bar Tones – Long Track ") }
+
+            try daemon.qplayOK("next")
+            let rock = expectText("the title with & and <") { $0.contains("Rock") }
+            #expect(rock?.hasPrefix("▶ Simon & Garfunkel – Rock & Roll <Live> ") == true, "\(rock ?? "")")
+
+            try daemon.qplayOK("stop")
+            _ = expectText("the cleared block when stopped") { $0 == " " }
+            try daemon.qplayOK("play")
+            _ = expectText("playing again") { $0.hasPrefix("▶ ") }
+
+            #expect(daemon.stop() == 0)
+            _ = expectText("the cleared block with the daemon down") { $0 == " " }
+            try daemon.start()
+            _ = expectText("the restarted daemon") { $0.contains("Rock & Roll <Live>") }
         }
-
-        try daemon.client().ok("add", ["paths": ["short.mp3", "long.mp3", "rock.mp3"]])
-        let first = expectText("the first track, playing") { $0.hasPrefix("▶ Bar Tones – Short Song ") }
-        #expect(first.flatMap(Self.shownPosition) != nil, "\(first ?? "")")
-
-        // The short track ends by itself: the first line of the next one shows its own
-        // time, not where the short one ended (0:05).
-        let change = expectText("the track change") { $0.contains("Long Track") }
-        if let change {
-            #expect(change.hasPrefix("▶ Bar Tones – Long Track "))
-            let position = Self.shownPosition(change)
-            #expect(position != nil && position! < 3, "after a 5 s track the next one showed \(change)")
-        }
-
-        try daemon.qplayOK("pause")
-        _ = expectText("pause") { $0.hasPrefix("⏸ Bar Tones – Long Track ") }
-        try daemon.qplayOK("play")
-        _ = expectText("resume") { $0.hasPrefix("▶ Bar Tones – Long Track ") }
-
-        try daemon.qplayOK("next")
-        let rock = expectText("the title with & and <") { $0.contains("Rock") }
-        #expect(rock?.hasPrefix("▶ Simon & Garfunkel – Rock & Roll <Live> ") == true, "\(rock ?? "")")
-
-        try daemon.qplayOK("stop")
-        _ = expectText("the cleared block when stopped") { $0 == " " }
-        try daemon.qplayOK("play")
-        _ = expectText("playing again") { $0.hasPrefix("▶ ") }
-
-        #expect(daemon.stop() == 0)
-        _ = expectText("the cleared block with the daemon down") { $0 == " " }
-        try daemon.start()
-        _ = expectText("the restarted daemon") { $0.contains("Rock & Roll <Live>") }
     }
 
     /// The README's waybar `exec`: a title and artist with `&` and `<` give `text` and
@@ -88,94 +85,85 @@ struct StatusBarTests {
         let music = TemporaryDirectory("bars-music")
         defer { music.remove() }
         _ = try ToneFixtures.generate(Array(Self.fixtures.suffix(1)), in: music)
-        let daemon = try startedDaemon(music: music.path.string)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        let module = try parseObject("{" + Self.readmeBlock(after: "waybar (") + "}")
-        let exec = try #require((module["custom/qplay"] as? [String: Any])?["exec"] as? String)
-        #expect(exec.hasPrefix("exec qplay watch --waybar"))
-        let watch = try LineReadingProcess(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", exec], environment: Self.barEnvironment(daemon))
-        defer { watch.terminate() }
+        try withDaemon(music: music.path.string) { daemon in
+            let module = try parseObject("{" + Self.readmeBlock(after: "waybar (") + "}")
+            let exec = try #require((module["custom/qplay"] as? [String: Any])?["exec"] as? String)
+            #expect(exec.hasPrefix("exec qplay watch --waybar"))
+            let watch = try LineReadingProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", exec], environment: Self.barEnvironment(daemon))
+            defer { watch.terminate() }
 
-        try daemon.client().ok("add", ["paths": ["rock.mp3"]])
-        let (line, skipped) = watch.line { $0.contains("Rock") && $0.contains("\"playing\"") }
-        let object = try parseObject(try #require(line, "no playing line; got \(skipped)"))
-        let text = try #require(object["text"] as? String)
-        let tooltip = try #require(object["tooltip"] as? String)
-        #expect(text.hasPrefix("Simon &amp; Garfunkel – Rock &amp; Roll &lt;Live&gt;  0:0"), "\(text)")
-        #expect(tooltip.hasPrefix("Rock &amp; Roll &lt;Live&gt;\nSimon &amp; Garfunkel — "), "\(tooltip)")
-        for markup in [text, tooltip] {
-            let unescaped = Self.pangoText(markup)
-            #expect(unescaped != nil, "not valid Pango text: \(markup)")
-            #expect(unescaped?.contains("Rock & Roll <Live>") == true)
-            #expect(unescaped?.contains("Simon & Garfunkel") == true)
-        }
+            try daemon.client().ok("add", ["paths": ["rock.mp3"]])
+            let (line, skipped) = watch.line { $0.contains("Rock") && $0.contains("\"playing\"") }
+            let object = try parseObject(try #require(line, "no playing line; got \(skipped)"))
+            let text = try #require(object["text"] as? String)
+            let tooltip = try #require(object["tooltip"] as? String)
+            #expect(text.hasPrefix("Simon &amp; Garfunkel – Rock &amp; Roll &lt;Live&gt;  0:0"), "\(text)")
+            #expect(tooltip.hasPrefix("Rock &amp; Roll &lt;Live&gt;\nSimon &amp; Garfunkel — "), "\(tooltip)")
+            for markup in [text, tooltip] {
+                let unescaped = Self.pangoText(markup)
+                #expect(unescaped != nil, "not valid Pango text: \(markup)")
+                #expect(unescaped?.contains("Rock & Roll <Live>") == true)
+                #expect(unescaped?.contains("Simon & Garfunkel") == true)
+            }
 
-        // Stopped and with no daemon the text is empty: with the README's `{icon}{}`
-        // (the icons carry their own space) waybar then hides the module.
-        #expect((module["custom/qplay"] as? [String: Any])?["format"] as? String == "{icon}{}")
-        try daemon.qplayOK("stop")
-        let stopped = watch.line { $0.contains("\"stopped\"") }.line
-        #expect(stopped.flatMap { try? parseObject($0)["text"] as? String } == "", "\(stopped ?? "no stopped line")")
-        #expect(daemon.stop() == 0)
-        let offline = watch.line { $0.contains("\"offline\"") }.line
-        #expect(offline.flatMap { try? parseObject($0)["text"] as? String } == "", "\(offline ?? "no offline line")")
+            // Stopped and with no daemon the text is empty: with the README's `{icon}{}`
+            // (the icons carry their own space) waybar then hides the module.
+            #expect((module["custom/qplay"] as? [String: Any])?["format"] as? String == "{icon}{}")
+            try daemon.qplayOK("stop")
+            let stopped = watch.line { $0.contains("\"stopped\"") }.line
+            #expect(stopped.flatMap { try? parseObject($0)["text"] as? String } == "", "\(stopped ?? "no stopped line")")
+            #expect(daemon.stop() == 0)
+            let offline = watch.line { $0.contains("\"offline\"") }.line
+            #expect(offline.flatMap { try? parseObject($0)["text"] as? String } == "", "\(offline ?? "no offline line")")
+        }
     }
 
     /// The README's one-shot line, as a bar runs it every few seconds through `sh -c`:
     /// the track when playing, and nothing at all, on either stream, with no daemon.
     @Test func oneShotRecipeIsQuietWithoutADaemon() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon { daemon in
+            let readme = try String(contentsOfFile: SampleCatalog.repositoryRoot.appending("README.md").string, encoding: .utf8)
+            let intro = try #require(readme.range(of: "For a one-shot line"))
+            let open = try #require(readme[intro.upperBound...].range(of: "`qplay status"))
+            let close = try #require(readme[open.upperBound...].firstIndex(of: "`"))
+            let command = String(readme[readme.index(after: open.lowerBound)..<close])
+            #expect(command.hasSuffix("2>/dev/null"))
+            try daemon.qplayOK("add", "love")
+            try daemon.qplayOK("pause")
+            let shown = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
+            #expect(shown.status == 0)
+            #expect(shown.stdout == "⏸ Test Tones – Love Song\n", "\(shown.stdout)")
+            #expect(daemon.stop() == 0)
+            let away = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
+            #expect(away.status == 3)
+            #expect(away.stdout.isEmpty && away.stderr.isEmpty, "stdout \(away.stdout) stderr \(away.stderr)")
         }
-        let readme = try String(contentsOfFile: SampleCatalog.repositoryRoot.appending("README.md").string, encoding: .utf8)
-        let intro = try #require(readme.range(of: "For a one-shot line"))
-        let open = try #require(readme[intro.upperBound...].range(of: "`qplay status"))
-        let close = try #require(readme[open.upperBound...].firstIndex(of: "`"))
-        let command = String(readme[readme.index(after: open.lowerBound)..<close])
-        #expect(command.hasSuffix("2>/dev/null"))
-        try daemon.qplayOK("add", "love")
-        try daemon.qplayOK("pause")
-        let shown = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
-        #expect(shown.status == 0)
-        #expect(shown.stdout == "⏸ Test Tones – Love Song\n", "\(shown.stdout)")
-        #expect(daemon.stop() == 0)
-        let away = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: Self.barEnvironment(daemon))
-        #expect(away.status == 3)
-        #expect(away.stdout.isEmpty && away.stderr.isEmpty, "stdout \(away.stdout) stderr \(away.stderr)")
     }
 
     /// A bar that quits closes the pipe `watch` writes to: `watch` exits with status 0
     /// at once, also when it has nothing to write (paused, no daemon).
     @Test func watchExitsWhenItsOutputClosesWhileIdle() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon { daemon in
+            try daemon.qplayOK("add", "love")
+            try daemon.qplayOK("pause")
+
+            let paused = try LineReadingProcess(
+                BuiltProducts.url("qplay"), ["watch", "--format", "{state} {title}"], environment: daemon.environment)
+            defer { paused.terminate() }
+            let (line, skipped) = paused.line { $0.hasPrefix("paused ") }
+            #expect(line != nil, "no paused line; got \(skipped)")
+            paused.closeOutput()
+            #expect(paused.exitStatus(within: 20) == 0, "watch outlived its closed output while paused")
+
+            #expect(daemon.stop() == 0)
+            let offline = try LineReadingProcess(
+                BuiltProducts.url("qplay"), ["watch", "--i3blocks"], environment: daemon.environment)
+            defer { offline.terminate() }
+            #expect(offline.nextLine() == " ", "the line for no daemon")
+            offline.closeOutput()
+            #expect(offline.exitStatus(within: 20) == 0, "watch outlived its closed output with no daemon")
         }
-        try daemon.qplayOK("add", "love")
-        try daemon.qplayOK("pause")
-
-        let paused = try LineReadingProcess(
-            BuiltProducts.url("qplay"), ["watch", "--format", "{state} {title}"], environment: daemon.environment)
-        defer { paused.terminate() }
-        let (line, skipped) = paused.line { $0.hasPrefix("paused ") }
-        #expect(line != nil, "no paused line; got \(skipped)")
-        paused.closeOutput()
-        #expect(paused.exitStatus(within: 20) == 0, "watch outlived its closed output while paused")
-
-        #expect(daemon.stop() == 0)
-        let offline = try LineReadingProcess(
-            BuiltProducts.url("qplay"), ["watch", "--i3blocks"], environment: daemon.environment)
-        defer { offline.terminate() }
-        #expect(offline.nextLine() == " ", "the line for no daemon")
-        offline.closeOutput()
-        #expect(offline.exitStatus(within: 20) == 0, "watch outlived its closed output with no daemon")
     }
 
     // MARK: helpers
