@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <taglib/audioproperties.h>
+#include <taglib/fileref.h>
 #include <taglib/id3v2framefactory.h>
 #include <taglib/flacfile.h>
 #include <taglib/flacproperties.h>
@@ -244,9 +245,20 @@ TagLib::File *open_kind(qplay::BudgetStream *stream, qp_tag_kind kind) {
 // its length checks); what TagLib built by then is dropped with the exception.
 qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_info *out) {
     try {
-        std::unique_ptr<TagLib::File> owned(open_kind(stream, kind));
-        if (!owned) return QP_TAG_NOT_CHOSEN;
-        TagLib::File *file = owned.get();
+        std::unique_ptr<TagLib::File> owned;
+        TagLib::FileRef detected;
+        TagLib::File *file = nullptr;
+        if (kind == QP_KIND_DETECTED) {
+            // The stream has no name here (see qp_tag_read): FileRef finds no type by an
+            // extension and detects it from the content.
+            detected = TagLib::FileRef(stream, true, TagLib::AudioProperties::Average);
+            file = detected.file();
+            if (!file) return QP_TAG_INVALID;
+        } else {
+            owned.reset(open_kind(stream, kind));
+            if (!owned) return QP_TAG_NOT_CHOSEN;
+            file = owned.get();
+        }
         if (!file->isValid()) return QP_TAG_INVALID;
         TagLib::AudioProperties *props = file->audioProperties();
         if (!props || props->sampleRate() <= 0) return QP_TAG_NOT_AUDIO;
@@ -352,7 +364,7 @@ extern "C" qp_tag_status qp_tag_read(const char *path, const qp_tag_budget *budg
         return QP_TAG_UNREADABLE;
     }
     const qp_tag_budget unlimited = {0, 0};
-    qplay::BudgetStream stream(path, file, static_cast<long>(info.st_size), budget ? *budget : unlimited,
+    qplay::BudgetStream stream(kind == QP_KIND_DETECTED ? std::string() : std::string(path), file, static_cast<long>(info.st_size), budget ? *budget : unlimited,
                                qplay::picture_ranges(fd));
     const qp_tag_status status = read_stream(&stream, kind, out);
     out->bytes_read = stream.bytesRead();

@@ -2,9 +2,10 @@
 /// The decoder registry (which decoder plays a file, the wording of its refusals), the
 /// scanner (which files it reads and as what), the TagLib shim's parser, the MPD
 /// frontend's `decoders` and song fields, and the wire's `format` all read this table.
-/// A new format is its C module, its decoder file (which binds its decoder to the row by
-/// `wireName`, see `DecoderRegistry`) and a row here. The row's order is the order
-/// `decoders` lists the formats in.
+/// A new format is its C module, its decoder file (whose `FormatDecoder` names the row),
+/// a row here, and that `FormatDecoder`'s line in `DecoderRegistry.standard`; a TagLib
+/// type the shim has no kind of its own for is `.detectedByTagLib`. The rows' order is
+/// the order MPD's `decoders` lists them in.
 extension AudioFileFormat {
     static let table: [AudioFormatRow] = [
         AudioFormatRow(
@@ -70,4 +71,8 @@ public enum TagLibKind: UInt32, Sendable, CaseIterable {
     case flac = 2
     case oggVorbis = 3
     case oggOpus = 4
+    /// Any other type TagLib knows (MP4, WAV, AIFF, …), as TagLib detects it from the
+    /// content alone: a new format's row names this and the shim needs no change (the
+    /// four above get the shim's extras: exact lengths, the LAME header, Opus's R128).
+    case detectedByTagLib = 5
 }

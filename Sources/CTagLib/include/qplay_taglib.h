@@ -15,7 +15,11 @@ typedef enum qp_tag_kind {
     QP_KIND_MPEG = 1,        // MPEG-1/2/2.5 layer I, II or III
     QP_KIND_FLAC = 2,        // native FLAC (not Ogg FLAC)
     QP_KIND_OGG_VORBIS = 3,  // Ogg Vorbis
-    QP_KIND_OGG_OPUS = 4     // Ogg Opus
+    QP_KIND_OGG_OPUS = 4,    // Ogg Opus
+    // Any other type TagLib knows (MP4, WAV, AIFF, WavPack, …), as TagLib finds it from
+    // the content alone (the file name is kept from it): a format without a kind of its
+    // own here needs no change to the shim.
+    QP_KIND_DETECTED = 5
 } qp_tag_kind;
 
 // Chooses the kind to read a file as from `head`: its first `head_length` bytes after a
