@@ -358,7 +358,8 @@ actor PlayerService {
             apply(engine.audioFadeEnded(now: now, position: position))
         case .outputError(let message):
             if let message {
-                log.error("output \(audio.snapshot.outputName): \(message) (retrying)")
+                // The message begins with the output's name.
+                log.error("output \(message) (retrying)")
             } else {
                 log.info("output \(audio.snapshot.outputName) recovered")
             }

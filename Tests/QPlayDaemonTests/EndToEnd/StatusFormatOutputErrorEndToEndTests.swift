@@ -30,5 +30,8 @@ struct StatusFormatOutputErrorEndToEndTests {
         #expect(block.contains("  output alsa:qplay-no-such-device: cannot open device"), "\(block)")
         #expect(block.components(separatedBy: "alsa:qplay-no-such-device").count == 2, "named once: \(block)")
         #expect(try daemon.qplayOK("status", "--format", "{icon}") == "⚠\n")
+        // The log names it once too.
+        #expect(daemon.log.contains("output alsa:qplay-no-such-device: cannot open device"), "\(daemon.log)")
+        #expect(!daemon.log.contains("alsa:qplay-no-such-device: alsa:"), "\(daemon.log)")
     }
 }
