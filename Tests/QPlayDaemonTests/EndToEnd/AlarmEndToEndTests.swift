@@ -219,8 +219,9 @@ import Testing
             let missing = try daemon.qplay("alarm", "rm", "1")
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("no alarm 1"), "\(missing.stderr)")
+            // A bad TIME is a usage error, found before the daemon is asked.
             let badTime = try daemon.qplay("alarm", "25:00")
-            #expect(badTime.status == 1)
+            #expect(badTime.status == 2)
             #expect(badTime.stderr.contains("HH:MM"), "\(badTime.stderr)")
             #expect(try daemon.qplay("alarm", "07:00", "--days", "someday").status == 2)
             #expect(try daemon.qplay("alarm").status == 2)
