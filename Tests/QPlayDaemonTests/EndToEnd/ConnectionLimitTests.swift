@@ -12,39 +12,36 @@ import Glibc
 @Suite("End to end: connection cap and descriptor limit", .timeLimit(.minutes(2)))
 struct ConnectionLimitTests {
     @Test func max_connectionsIsHonouredExactly() throws {
-        let daemon = try startedDaemon(config: "max_connections = 8\n")
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        // The clients that started the daemon and waited for its scan may not be
-        // counted out yet: take the eight places as they come free.
-        var held: [LineSocketClient] = []
-        try waitUntil("eight clients are greeted") {
-            let client = try LineSocketClient(path: daemon.socketPath)
-            let first = try client.readLine()
-            if isGreeting(first) {
-                held.append(client)
-            } else {
-                #expect(isRefusal(first, cap: 8), "neither a greeting nor the refusal: \(first)")
+        try withDaemon(config: "max_connections = 8\n") { daemon in
+            // The clients that started the daemon and waited for its scan may not be
+            // counted out yet: take the eight places as they come free.
+            var held: [LineSocketClient] = []
+            try waitUntil("eight clients are greeted") {
+                let client = try LineSocketClient(path: daemon.socketPath)
+                let first = try client.readLine()
+                if isGreeting(first) {
+                    held.append(client)
+                } else {
+                    #expect(isRefusal(first, cap: 8), "neither a greeting nor the refusal: \(first)")
+                }
+                return held.count == 8
             }
-            return held.count == 8
-        }
-        let ninth = try LineSocketClient(path: daemon.socketPath)
-        let line = try ninth.readLine()
-        #expect(isRefusal(line, cap: 8), "the ninth client got \(line)")
-        #expect(throws: LineSocketClient.Failure.self, "the refused connection is closed") { try ninth.readLine() }
-        for client in held {
-            #expect(try client.status()["state"] as? String != nil)
-        }
-        #expect(daemon.log.contains("refusing more"))
+            let ninth = try LineSocketClient(path: daemon.socketPath)
+            let line = try ninth.readLine()
+            #expect(isRefusal(line, cap: 8), "the ninth client got \(line)")
+            #expect(throws: LineSocketClient.Failure.self, "the refused connection is closed") { try ninth.readLine() }
+            for client in held {
+                #expect(try client.status()["state"] as? String != nil)
+            }
+            #expect(daemon.log.contains("refusing more"))
 
-        held.removeLast()
-        try waitUntil("a place comes free") {
-            let client = try LineSocketClient(path: daemon.socketPath)
-            guard isGreeting(try client.readLine()) else { return false }
-            #expect(try client.status()["queue_length"] as? Int == 0)
-            return true
+            held.removeLast()
+            try waitUntil("a place comes free") {
+                let client = try LineSocketClient(path: daemon.socketPath)
+                guard isGreeting(try client.readLine()) else { return false }
+                #expect(try client.status()["queue_length"] as? Int == 0)
+                return true
+            }
         }
     }
 

@@ -14,75 +14,64 @@ import Glibc
 @Suite("End to end: damaged, newer and private data files", .timeLimit(.minutes(2)))
 struct DataFilesEndToEndTests {
     @Test func aCorruptLibraryIndexIsMovedAsideAndRebuilt() throws {
-        let daemon = DaemonProcess()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try #require(mkdir(daemon.dataDirectory, 0o700) == 0)
-        let library = FilePath(daemon.dataDirectory + "/library.sqlite")
-        let garbage = pseudoRandomBytes(count: 64 * 1024, seed: 26)
-        try daemon.directory.write(garbage, to: library)
+        try withDaemon(start: false) { daemon in
+            try #require(mkdir(daemon.dataDirectory, 0o700) == 0)
+            let library = FilePath(daemon.dataDirectory + "/library.sqlite")
+            let garbage = pseudoRandomBytes(count: 64 * 1024, seed: 26)
+            try daemon.directory.write(garbage, to: library)
 
-        try daemon.start()
-        try daemon.waitForLibrary()
-        let aside = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: daemon.dataDirectory)
-                .first { $0.hasPrefix("library.sqlite.corrupt-") })
-        #expect(try TemporaryDirectory.read(FilePath(daemon.dataDirectory + "/" + aside)) == garbage)
-        #expect(daemon.log.contains(daemon.dataDirectory + "/" + aside), "\(daemon.log)")
-        let tracks = try daemon.client().ok("search")["tracks"] as? [[String: Any]] ?? []
-        #expect(tracks.count == SampleCatalog.allFiles.count)
+            try daemon.start()
+            try daemon.waitForLibrary()
+            let aside = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: daemon.dataDirectory)
+                    .first { $0.hasPrefix("library.sqlite.corrupt-") })
+            #expect(try TemporaryDirectory.read(FilePath(daemon.dataDirectory + "/" + aside)) == garbage)
+            #expect(daemon.log.contains(daemon.dataDirectory + "/" + aside), "\(daemon.log)")
+            let tracks = try daemon.client().ok("search")["tracks"] as? [[String: Any]] ?? []
+            #expect(tracks.count == SampleCatalog.allFiles.count)
+        }
     }
 
     @Test func aStateFileOfANewerQplaydIsKeptAside() throws {
-        let daemon = DaemonProcess()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try daemon.start()
-        try daemon.waitForLibrary()
-        try daemon.client().ok("add", ["where": []])
-        #expect(daemon.stop() == 0)
-        let state = daemon.dataDirectory + "/state.sqlite"
-        do {
-            // What a later schema would leave: a migration this build does not know.
-            let database = try DatabaseQueue(path: state)
-            try database.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-later')") }
-            try database.close()
-        }
+        try withDaemon { daemon in
+            try daemon.client().ok("add", ["where": []])
+            #expect(daemon.stop() == 0)
+            let state = daemon.dataDirectory + "/state.sqlite"
+            do {
+                // What a later schema would leave: a migration this build does not know.
+                let database = try DatabaseQueue(path: state)
+                try database.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-later')") }
+                try database.close()
+            }
 
-        try daemon.start()
-        let aside = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: daemon.dataDirectory)
-                .first { $0.hasPrefix("state.sqlite.newer-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
-        #expect(daemon.log.contains(aside), "\(daemon.log)")
-        let entries = try daemon.client().ok("queue")["entries"] as? [Any]
-        #expect(entries?.isEmpty == true)
-        try daemon.client().ok("volume", ["set": 20])
-        // The newer file still holds its queue, untouched by this daemon.
-        let kept = try DatabaseQueue(path: daemon.dataDirectory + "/" + aside)
-        #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM queue_entry WHERE queue_key IS NOT NULL") } == SampleCatalog.allFiles.count)
-        #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT volume FROM player_settings") } == 100)
-        try kept.close()
+            try daemon.start()
+            let aside = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: daemon.dataDirectory)
+                    .first { $0.hasPrefix("state.sqlite.newer-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+            #expect(daemon.log.contains(aside), "\(daemon.log)")
+            let entries = try daemon.client().ok("queue")["entries"] as? [Any]
+            #expect(entries?.isEmpty == true)
+            try daemon.client().ok("volume", ["set": 20])
+            // The newer file still holds its queue, untouched by this daemon.
+            let kept = try DatabaseQueue(path: daemon.dataDirectory + "/" + aside)
+            #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM queue_entry WHERE queue_key IS NOT NULL") } == SampleCatalog.allFiles.count)
+            #expect(try kept.read { try Int.fetchOne($0, sql: "SELECT volume FROM player_settings") } == 100)
+            try kept.close()
+        }
     }
 
     @Test func databasesArePrivateAndALooserDataFolderIsTightened() throws {
-        let daemon = DaemonProcess()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try #require(mkdir(daemon.dataDirectory, 0o755) == 0)
-        chmod(daemon.dataDirectory, 0o755)
-        try daemon.start()
-        try daemon.waitForLibrary()
-        try daemon.client().ok("add", ["where": []])
-        #expect(Self.mode(daemon.dataDirectory) == 0o700)
-        #expect(daemon.log.contains("made \(daemon.dataDirectory) private"), "\(daemon.log)")
-        for name in ["library.sqlite", "library.sqlite-wal", "state.sqlite", "state.sqlite-wal"] {
-            #expect(Self.mode(daemon.dataDirectory + "/" + name) == 0o600, "\(name)")
+        try withDaemon(start: false) { daemon in
+            try #require(mkdir(daemon.dataDirectory, 0o755) == 0)
+            chmod(daemon.dataDirectory, 0o755)
+            try daemon.start()
+            try daemon.waitForLibrary()
+            try daemon.client().ok("add", ["where": []])
+            #expect(Self.mode(daemon.dataDirectory) == 0o700)
+            #expect(daemon.log.contains("made \(daemon.dataDirectory) private"), "\(daemon.log)")
+            for name in ["library.sqlite", "library.sqlite-wal", "state.sqlite", "state.sqlite-wal"] {
+                #expect(Self.mode(daemon.dataDirectory + "/" + name) == 0o600, "\(name)")
+            }
         }
     }
 

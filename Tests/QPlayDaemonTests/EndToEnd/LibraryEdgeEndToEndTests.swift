@@ -33,30 +33,27 @@ struct LibraryEdgeEndToEndTests {
             (Array("x".utf8) + [0xE9] + Array(".mp3".utf8), "untagged.mp3"),
         ])
         defer { music.remove() }
-        let daemon = try startedDaemon(music: music.path.string)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon(music: music.path.string) { daemon in
+            let client = try daemon.client()
+            let found = try client.ok("search", ["where": [["property": "path", "op": "contains", "value": "caf"]]])
+            let tracks = try #require(found["tracks"] as? [[String: Any]])
+            let shown = try #require(tracks.first?["path"] as? String)
+            #expect(tracks.count == 1 && shown == "Caf\u{FFFD}.mp3", "\(tracks)")
+
+            let added = try client.ok("add", ["paths": [shown]])
+            #expect(number(added["added"]) == 1, "\(added)")
+            let queue = try client.ok("queue")
+            let entries = try #require(queue["entries"] as? [[String: Any]])
+            #expect((entries.first?["track"] as? [String: Any])?["path"] as? String == shown)
+
+            let ambiguous = try client.request("add", ["paths": ["x\u{FFFD}.mp3"]])
+            #expect(ambiguous["ok"] as? Bool == false)
+            let (code, message) = errorOf(ambiguous)
+            #expect(code == "bad_request" && message.contains("ambiguous") && message.contains("x\u{FFFD}.mp3"), "\(ambiguous)")
+            let missing = try client.request("add", ["paths": ["Caf\u{FFFD}\u{FFFD}.mp3"]])
+            #expect(errorOf(missing).code == "not_found", "\(missing)")
+            #expect(try client.ok("queue")["entries"].map { ($0 as? [Any])?.count } == 1, "a refused add adds nothing")
         }
-        let client = try daemon.client()
-        let found = try client.ok("search", ["where": [["property": "path", "op": "contains", "value": "caf"]]])
-        let tracks = try #require(found["tracks"] as? [[String: Any]])
-        let shown = try #require(tracks.first?["path"] as? String)
-        #expect(tracks.count == 1 && shown == "Caf\u{FFFD}.mp3", "\(tracks)")
-
-        let added = try client.ok("add", ["paths": [shown]])
-        #expect(number(added["added"]) == 1, "\(added)")
-        let queue = try client.ok("queue")
-        let entries = try #require(queue["entries"] as? [[String: Any]])
-        #expect((entries.first?["track"] as? [String: Any])?["path"] as? String == shown)
-
-        let ambiguous = try client.request("add", ["paths": ["x\u{FFFD}.mp3"]])
-        #expect(ambiguous["ok"] as? Bool == false)
-        let (code, message) = errorOf(ambiguous)
-        #expect(code == "bad_request" && message.contains("ambiguous") && message.contains("x\u{FFFD}.mp3"), "\(ambiguous)")
-        let missing = try client.request("add", ["paths": ["Caf\u{FFFD}\u{FFFD}.mp3"]])
-        #expect(errorOf(missing).code == "not_found", "\(missing)")
-        #expect(try client.ok("queue")["entries"].map { ($0 as? [Any])?.count } == 1, "a refused add adds nothing")
     }
 
     @Test func updateOfAPathThatNamesNothingIsNotFound() throws {
@@ -66,27 +63,24 @@ struct LibraryEdgeEndToEndTests {
             #expect(mkdir(music.appending(folder).string, 0o755) == 0)
             try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending("\(folder)/track.mp3"))
         }
-        let daemon = try startedDaemon(music: music.path.string)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon(music: music.path.string) { daemon in
+            let client = try daemon.client()
+            for wait in [true, false] {
+                let response = try client.request("update", ["path": "No Such Folder", "wait": wait])
+                let (code, message) = errorOf(response)
+                #expect(code == "not_found" && message.contains("No Such Folder"), "\(response)")
+            }
+            // A folder that is gone but still indexed is scanned: its track goes.
+            #expect(unlink(music.appending("Other/track.mp3").string) == 0)
+            #expect(rmdir(music.appending("Other").string) == 0)
+            let gone = try client.ok("update", ["path": "Other", "wait": true])
+            #expect(number(gone["removed"]) == 1, "\(gone)")
+            // Now it names nothing at all.
+            let again = try client.request("update", ["path": "Other", "wait": true])
+            #expect(errorOf(again).code == "not_found", "\(again)")
+            #expect(number(try client.ok("update", ["path": "Album", "wait": true])["removed"]) == 0)
+            #expect(number(try client.ok("stats")["tracks"]) == 1)
         }
-        let client = try daemon.client()
-        for wait in [true, false] {
-            let response = try client.request("update", ["path": "No Such Folder", "wait": wait])
-            let (code, message) = errorOf(response)
-            #expect(code == "not_found" && message.contains("No Such Folder"), "\(response)")
-        }
-        // A folder that is gone but still indexed is scanned: its track goes.
-        #expect(unlink(music.appending("Other/track.mp3").string) == 0)
-        #expect(rmdir(music.appending("Other").string) == 0)
-        let gone = try client.ok("update", ["path": "Other", "wait": true])
-        #expect(number(gone["removed"]) == 1, "\(gone)")
-        // Now it names nothing at all.
-        let again = try client.request("update", ["path": "Other", "wait": true])
-        #expect(errorOf(again).code == "not_found", "\(again)")
-        #expect(number(try client.ok("update", ["path": "Album", "wait": true])["removed"]) == 0)
-        #expect(number(try client.ok("stats")["tracks"]) == 1)
     }
 
     /// The whole start-up scan under `strace -f -e trace=openat`: every music file is

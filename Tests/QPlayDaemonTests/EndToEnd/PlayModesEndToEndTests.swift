@@ -24,70 +24,64 @@ struct PlayModesEndToEndTests {
     }
 
     @Test func theModesAreSavedAndShownInStatusAndEvents() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try daemon.qplayOK("add", "love")
-        let before = try daemon.qplayJSON("status")
-        #expect(before["single"] as? Bool == false)
-        #expect(before["consume"] as? Bool == false)
-        try restart(daemon, single: true, consume: true)
+        try withDaemon { daemon in
+            try daemon.qplayOK("add", "love")
+            let before = try daemon.qplayJSON("status")
+            #expect(before["single"] as? Bool == false)
+            #expect(before["consume"] as? Bool == false)
+            try restart(daemon, single: true, consume: true)
 
-        let after = try daemon.qplayJSON("status")
-        #expect(after["single"] as? Bool == true)
-        #expect(after["consume"] as? Bool == true)
-        #expect(after["state"] as? String == "paused")
-        #expect(try daemon.qplayOK("status").contains("single on   consume on"))
-        let watcher = try daemon.client()
-        try watcher.ok("subscribe", ["events": ["player"]])
-        try daemon.qplayOK("play")
-        let event = try watcher.event("player") { $0["state"] as? String == "playing" }
-        #expect(event["single"] as? Bool == true)
-        #expect(event["consume"] as? Bool == true)
+            let after = try daemon.qplayJSON("status")
+            #expect(after["single"] as? Bool == true)
+            #expect(after["consume"] as? Bool == true)
+            #expect(after["state"] as? String == "paused")
+            #expect(try daemon.qplayOK("status").contains("single on   consume on"))
+            let watcher = try daemon.client()
+            try watcher.ok("subscribe", ["events": ["player"]])
+            try daemon.qplayOK("play")
+            let event = try watcher.event("player") { $0["state"] as? String == "playing" }
+            #expect(event["single"] as? Bool == true)
+            #expect(event["consume"] as? Bool == true)
+        }
     }
 
     /// Single: the track ends, playback stops, nothing of the next track is played, and
     /// the next entry is current for `play`. Consume: the track that ended leaves the queue.
     @Test func singleStopsAfterTheTrackAndConsumeRemovesIt() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon { daemon in
+            try daemon.qplayOK("add", "--where", "album~day")  // Morning, Evening: 4 s each
+            try daemon.qplayOK("stop")
+            try restart(daemon, single: true, consume: true)
+            let heardBefore = try daemon.capturedFiles()
+
+            let control = try daemon.client()
+            let events = try daemon.client()
+            try events.ok("subscribe", ["events": ["player", "queue"]])
+            let playing = try control.ok("play")
+            #expect(title(playing) == "Morning")
+            try control.ok("seek", ["position": 3.0])
+            let stopped = try events.event("player") { $0["state"] as? String == "stopped" }
+            #expect(title(stopped) == "Evening", "the entry after the one that ended is current")
+            #expect(stopped["position"] as? Double == 0)
+            let queue = try control.ok("queue")
+            let titles = (queue["entries"] as? [[String: Any]] ?? []).map { ($0["track"] as? [String: Any])?["title"] as? String }
+            #expect(titles == ["Evening"], "Morning was consumed")
+            #expect(queue["modified"] as? Bool == false)
+
+            // Nothing of Evening reached the output, however long one waits.
+            usleep(500_000)
+            let heard = try daemon.capturedFiles()
+            #expect(heard.contains(sampleFile(titled: "Morning")))
+            #expect(!heard.contains(sampleFile(titled: "Evening")), "\(heardBefore) then \(heard)")
+
+            // play starts Evening; single stops again after it, and the queue is empty.
+            let resumed = try control.ok("play")
+            #expect(title(resumed) == "Evening")
+            try control.ok("seek", ["position": 3.0])
+            let end = try events.event("player") { $0["state"] as? String == "stopped" }
+            #expect(end["track"] is NSNull, "the queue has ended")
+            #expect(end["queue_length"] as? Int == 0)
+            #expect(try daemon.capturedFiles().contains(sampleFile(titled: "Evening")))
         }
-        try daemon.qplayOK("add", "--where", "album~day")  // Morning, Evening: 4 s each
-        try daemon.qplayOK("stop")
-        try restart(daemon, single: true, consume: true)
-        let heardBefore = try daemon.capturedFiles()
-
-        let control = try daemon.client()
-        let events = try daemon.client()
-        try events.ok("subscribe", ["events": ["player", "queue"]])
-        let playing = try control.ok("play")
-        #expect(title(playing) == "Morning")
-        try control.ok("seek", ["position": 3.0])
-        let stopped = try events.event("player") { $0["state"] as? String == "stopped" }
-        #expect(title(stopped) == "Evening", "the entry after the one that ended is current")
-        #expect(stopped["position"] as? Double == 0)
-        let queue = try control.ok("queue")
-        let titles = (queue["entries"] as? [[String: Any]] ?? []).map { ($0["track"] as? [String: Any])?["title"] as? String }
-        #expect(titles == ["Evening"], "Morning was consumed")
-        #expect(queue["modified"] as? Bool == false)
-
-        // Nothing of Evening reached the output, however long one waits.
-        usleep(500_000)
-        let heard = try daemon.capturedFiles()
-        #expect(heard.contains(sampleFile(titled: "Morning")))
-        #expect(!heard.contains(sampleFile(titled: "Evening")), "\(heardBefore) then \(heard)")
-
-        // play starts Evening; single stops again after it, and the queue is empty.
-        let resumed = try control.ok("play")
-        #expect(title(resumed) == "Evening")
-        try control.ok("seek", ["position": 3.0])
-        let end = try events.event("player") { $0["state"] as? String == "stopped" }
-        #expect(end["track"] is NSNull, "the queue has ended")
-        #expect(end["queue_length"] as? Int == 0)
-        #expect(try daemon.capturedFiles().contains(sampleFile(titled: "Evening")))
     }
 }

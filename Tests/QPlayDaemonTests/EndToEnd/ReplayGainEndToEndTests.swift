@@ -69,29 +69,29 @@ import Testing
         let files = try ToneFixtures.generate(Self.fixtures, in: music)
         let references = try files.map { ToneFixtures.rms(interior(try ToneFixtures.decodedByLame($0, in: music))) }
 
-        let daemon = try startedDaemon(music: music.path.string, config: config + "\n")
-        defer { daemon.stop() }
-        let client = try daemon.client()
-        let added = try client.ok("add", ["paths": Self.fixtures.map(\.file)])
-        #expect(added["added"] as? Int == Self.fixtures.count)
-        let replayGain = try #require(try client.ok("status")["replaygain"] as? [String: Any])
-        #expect(replayGain["mode"] as? String == expectedStatus.mode, "\(replayGain)")
-        #expect(number(replayGain["gain"]) == expectedStatus.gain, "\(replayGain)")
-        #expect(replayGain["source"] as? String == expectedStatus.source, "\(replayGain)")
-        try waitUntil("the queue played to its end", limit: 60) {
-            try client.ok("status")["state"] as? String == "stopped"
-        }
-        let captured = try daemon.capturedSamples()
+        try withDaemon(music: music.path.string, config: config + "\n") { daemon in
+            let client = try daemon.client()
+            let added = try client.ok("add", ["paths": Self.fixtures.map(\.file)])
+            #expect(added["added"] as? Int == Self.fixtures.count)
+            let replayGain = try #require(try client.ok("status")["replaygain"] as? [String: Any])
+            #expect(replayGain["mode"] as? String == expectedStatus.mode, "\(replayGain)")
+            #expect(number(replayGain["gain"]) == expectedStatus.gain, "\(replayGain)")
+            #expect(replayGain["source"] as? String == expectedStatus.source, "\(replayGain)")
+            try waitUntil("the queue played to its end", limit: 60) {
+                try client.ok("status")["state"] as? String == "stopped"
+            }
+            let captured = try daemon.capturedSamples()
 
-        let runs = ToneRuns.heard(
-            ToneRuns.runs(in: captured, tones: Self.fixtures.map(\.toneHz)), minimumFrames: 44100 / 2)
-        try #require(runs.map(\.tone) == Array(Self.fixtures.indices), "\(runs)\n\(daemon.log)")
-        for (run, expected) in zip(runs, levels) {
-            let played = captured[(run.startFrame * 2)..<(run.endFrame * 2)]
-            let level = ToneFixtures.rms(interior(Array(played))) / references[run.tone]
-            #expect(
-                abs(level / expected - 1) < 0.02,
-                "\(config): \(Self.fixtures[run.tone].file) at \(level), expected \(expected)")
+            let runs = ToneRuns.heard(
+                ToneRuns.runs(in: captured, tones: Self.fixtures.map(\.toneHz)), minimumFrames: 44100 / 2)
+            try #require(runs.map(\.tone) == Array(Self.fixtures.indices), "\(runs)\n\(daemon.log)")
+            for (run, expected) in zip(runs, levels) {
+                let played = captured[(run.startFrame * 2)..<(run.endFrame * 2)]
+                let level = ToneFixtures.rms(interior(Array(played))) / references[run.tone]
+                #expect(
+                    abs(level / expected - 1) < 0.02,
+                    "\(config): \(Self.fixtures[run.tone].file) at \(level), expected \(expected)")
+            }
         }
     }
 
