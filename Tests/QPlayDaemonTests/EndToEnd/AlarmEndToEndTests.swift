@@ -37,11 +37,7 @@ import Testing
         let music = TemporaryDirectory("qplay-alarm")
         defer { music.remove() }
         _ = try ToneFixtures.generate([morning, night], in: music)
-        let daemon = DaemonProcess(music: music.path.string)
-        try daemon.start()
-        defer { daemon.stop() }
-        try daemon.waitForLibrary()
-        try body(daemon, music)
+        try QPlayTestSupport.withDaemon(music: music.path.string) { daemon in try body(daemon, music) }
     }
 
     @Test func anAlarmThreeSecondsAheadStartsItsTracksWithARisingFadeIn() throws {
@@ -179,16 +175,16 @@ import Testing
     @Test func theDaemonsTimeZoneComesFromTZ() throws {
         let music = TemporaryDirectory("qplay-alarm")
         defer { music.remove() }
-        let daemon = DaemonProcess(music: music.path.string)
-        daemon.daemonEnvironment["TZ"] = "Asia/Kathmandu"
-        try daemon.start()
-        defer { daemon.stop() }
-        try daemon.qplayOK("alarm", "07:00", "--days", "daily")
-        let alarm = try #require((try daemon.qplayJSON("alarms")["alarms"] as? [[String: Any]])?.first)
-        let next = try #require(alarm["next"] as? String)
-        #expect(next.hasSuffix("T07:00:00+05:45"), "\(next)")
-        let date = try #require(ISO8601DateFormatter().date(from: next))
-        #expect(date > Date() && date.timeIntervalSinceNow <= 86_400)
+        try QPlayTestSupport.withDaemon(
+            music: music.path.string, environment: ["TZ": "Asia/Kathmandu"], waitForLibrary: false
+        ) { daemon in
+            try daemon.qplayOK("alarm", "07:00", "--days", "daily")
+            let alarm = try #require((try daemon.qplayJSON("alarms")["alarms"] as? [[String: Any]])?.first)
+            let next = try #require(alarm["next"] as? String)
+            #expect(next.hasSuffix("T07:00:00+05:45"), "\(next)")
+            let date = try #require(ISO8601DateFormatter().date(from: next))
+            #expect(date > Date() && date.timeIntervalSinceNow <= 86_400)
+        }
     }
 
     @Test func theCLIListsAndRemovesAlarmsAndRefusesBadOnes() throws {

@@ -25,30 +25,27 @@ struct ExitCodeEndToEndTests {
 
     @Test func usageErrorsExit2AndRefusalsExit1() throws {
         do {
-            let daemon = try startedDaemon()
-            defer {
-                daemon.stop()
-                daemon.directory.remove()
-            }
-            for arguments in [["frobnicate"], ["vol", "loud"], ["seek"], ["repeat", "sometimes"], ["jump", "0"]] {
-                let result = try daemon.qplay(arguments: arguments)
-                #expect(result.status == 2, "qplay \(arguments): \(result.status) \(result.stderr)")
-                #expect(!result.stderr.isEmpty)
-            }
-            let nothing = try daemon.qplay("add", "zzzz-nothing")
-            #expect(nothing.status == 1)
-            #expect(nothing.stderr.contains("zzzz-nothing"), "\(nothing.stderr)")
-            #expect(try daemon.qplayJSON("status")["queue_length"] as? Int == 0, "a failed add changes nothing")
-            try daemon.qplayOK("add", "love")
-            let length = try daemon.qplayJSON("status")["queue_length"] as? Int ?? 0
-            let entries = length == 1 ? "1 entry" : "\(length) entries"
-            // Positions past the end are told in the 1-based terms of `qplay queue`.
-            for arguments in [["jump", "999"], ["remove", "999"], ["move", "1", "999"]] {
-                let missing = try daemon.qplay(arguments: arguments)
-                #expect(missing.status == 1)
-                #expect(
-                    missing.stderr == "qplay: no entry at position 999; the queue has \(entries) (see `qplay queue`)\n",
-                    "qplay \(arguments): \(missing.stderr)")
+            try withDaemon { daemon in
+                for arguments in [["frobnicate"], ["vol", "loud"], ["seek"], ["repeat", "sometimes"], ["jump", "0"]] {
+                    let result = try daemon.qplay(arguments: arguments)
+                    #expect(result.status == 2, "qplay \(arguments): \(result.status) \(result.stderr)")
+                    #expect(!result.stderr.isEmpty)
+                }
+                let nothing = try daemon.qplay("add", "zzzz-nothing")
+                #expect(nothing.status == 1)
+                #expect(nothing.stderr.contains("zzzz-nothing"), "\(nothing.stderr)")
+                #expect(try daemon.qplayJSON("status")["queue_length"] as? Int == 0, "a failed add changes nothing")
+                try daemon.qplayOK("add", "love")
+                let length = try daemon.qplayJSON("status")["queue_length"] as? Int ?? 0
+                let entries = length == 1 ? "1 entry" : "\(length) entries"
+                // Positions past the end are told in the 1-based terms of `qplay queue`.
+                for arguments in [["jump", "999"], ["remove", "999"], ["move", "1", "999"]] {
+                    let missing = try daemon.qplay(arguments: arguments)
+                    #expect(missing.status == 1)
+                    #expect(
+                        missing.stderr == "qplay: no entry at position 999; the queue has \(entries) (see `qplay queue`)\n",
+                        "qplay \(arguments): \(missing.stderr)")
+                }
             }
         }
     }

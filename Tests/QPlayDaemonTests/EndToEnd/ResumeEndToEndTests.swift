@@ -121,48 +121,48 @@ import Testing
     @Test func aLongTrackResumesTwoSecondsBeforeWhereItWasLeftAcrossRestarts() throws {
         let music = try Self.music()
         defer { music.directory.remove() }
-        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
-        defer { daemon.stop() }
-        var client = try daemon.client()
-        let restartArguments = ["--config", try daemon.writeConfig(Self.config)]
+        try withDaemon(music: music.directory.path.string, config: Self.config) { daemon in
+            var client = try daemon.client()
+            let restartArguments = ["--config", try daemon.writeConfig(Self.config)]
 
-        // Stopped: `play` resumes.
-        try client.ok("add", ["paths": ["resume-long.flac", "resume-short.flac"]])
-        try client.ok("seek", ["position": 40])
-        let stoppedAt = try Self.pause(after: 41.5, client)
-        try client.ok("stop")
-        let beforeResume = try Self.settledCapture(daemon)
-        try client.ok("play")
-        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
-        try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
-        let resumed = try #require(
-            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeResume))
-        #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
+            // Stopped: `play` resumes.
+            try client.ok("add", ["paths": ["resume-long.flac", "resume-short.flac"]])
+            try client.ok("seek", ["position": 40])
+            let stoppedAt = try Self.pause(after: 41.5, client)
+            try client.ok("stop")
+            let beforeResume = try Self.settledCapture(daemon)
+            try client.ok("play")
+            #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+            try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
+            let resumed = try #require(
+                Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeResume))
+            #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
 
-        // Skipped (paused, so the point is known exactly), then a restart: `jump` resumes.
-        try client.ok("seek", ["position": 70])
-        let skippedAt = try Self.pause(after: 71, client)
-        try client.ok("next")
-        #expect(title(try client.status()) == "resume-short")
-        daemon.stop()
-        try daemon.start(restartArguments)
-        client = try daemon.client()
-        let beforeJump = try Self.settledCapture(daemon)
-        try client.ok("jump", ["index": 0])
-        try waitUntil("playing on after the restart") { try Self.position(client) >= skippedAt }
-        let afterRestart = try #require(
-            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeJump))
-        #expect(abs(afterRestart - (skippedAt - 2)) < 0.1, "resumed at \(afterRestart) s, skipped at \(skippedAt) s")
+            // Skipped (paused, so the point is known exactly), then a restart: `jump` resumes.
+            try client.ok("seek", ["position": 70])
+            let skippedAt = try Self.pause(after: 71, client)
+            try client.ok("next")
+            #expect(title(try client.status()) == "resume-short")
+            daemon.stop()
+            try daemon.start(restartArguments)
+            client = try daemon.client()
+            let beforeJump = try Self.settledCapture(daemon)
+            try client.ok("jump", ["index": 0])
+            try waitUntil("playing on after the restart") { try Self.position(client) >= skippedAt }
+            let afterRestart = try #require(
+                Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeJump))
+            #expect(abs(afterRestart - (skippedAt - 2)) < 0.1, "resumed at \(afterRestart) s, skipped at \(skippedAt) s")
 
-        // Replaced by a jump, then killed: the point was written when it was taken.
-        let jumpedAwayAt = try Self.pause(after: skippedAt + 0.5, client)
-        try client.ok("jump", ["index": 1])
-        daemon.kill9()
-        try daemon.start(restartArguments)
-        client = try daemon.client()
-        try client.ok("jump", ["index": 0])
-        #expect(abs(try Self.position(client) - (jumpedAwayAt - 2)) < 0.5)
-        try waitUntil("playing after the kill") { try Self.position(client) >= jumpedAwayAt - 1 }
+            // Replaced by a jump, then killed: the point was written when it was taken.
+            let jumpedAwayAt = try Self.pause(after: skippedAt + 0.5, client)
+            try client.ok("jump", ["index": 1])
+            daemon.kill9()
+            try daemon.start(restartArguments)
+            client = try daemon.client()
+            try client.ok("jump", ["index": 0])
+            #expect(abs(try Self.position(client) - (jumpedAwayAt - 2)) < 0.5)
+            try waitUntil("playing after the kill") { try Self.position(client) >= jumpedAwayAt - 1 }
+        }
     }
 
     /// docs/PROTOCOL.md's "add to an empty queue" resumes too: stopped, the queue
@@ -171,62 +171,62 @@ import Testing
     @Test func addingTheStoppedTrackToAClearedQueueResumes() throws {
         let music = try Self.music()
         defer { music.directory.remove() }
-        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
-        defer { daemon.stop() }
-        let client = try daemon.client()
+        try withDaemon(music: music.directory.path.string, config: Self.config) { daemon in
+            let client = try daemon.client()
 
-        try client.ok("add", ["paths": ["resume-long.flac"]])
-        try client.ok("seek", ["position": 30])
-        let stoppedAt = try Self.pause(after: 31.5, client)
-        try client.ok("stop")
-        try client.ok("clear")
-        let beforeAdd = try Self.settledCapture(daemon)
-        try client.ok("add", ["paths": ["resume-long.flac"]])
-        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
-        try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
-        let resumed = try #require(
-            Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeAdd))
-        #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
+            try client.ok("add", ["paths": ["resume-long.flac"]])
+            try client.ok("seek", ["position": 30])
+            let stoppedAt = try Self.pause(after: 31.5, client)
+            try client.ok("stop")
+            try client.ok("clear")
+            let beforeAdd = try Self.settledCapture(daemon)
+            try client.ok("add", ["paths": ["resume-long.flac"]])
+            #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+            try waitUntil("playing on") { try Self.position(client) >= stoppedAt }
+            let resumed = try #require(
+                Self.firstPosition(of: music.long, inCapture: try daemon.capturedSamples(), after: beforeAdd))
+            #expect(abs(resumed - (stoppedAt - 2)) < 0.1, "resumed at \(resumed) s, stopped at \(stoppedAt) s")
+        }
     }
 
     @Test func shortTracksNeverResumeAndATrackThatEndedStartsFromZero() throws {
         let music = try Self.music()
         defer { music.directory.remove() }
-        let daemon = try startedDaemon(music: music.directory.path.string, config: Self.config)
-        defer { daemon.stop() }
-        let client = try daemon.client()
+        try withDaemon(music: music.directory.path.string, config: Self.config) { daemon in
+            let client = try daemon.client()
 
-        try client.ok("add", ["paths": ["resume-short.flac", "resume-long.flac"]])
-        try client.ok("seek", ["position": 15])
-        _ = try Self.pause(after: 16, client)
-        try client.ok("stop")
-        try client.ok("play")
-        #expect(try Self.position(client) < 1, "a 30 s track under a 60 s threshold starts from 0")
+            try client.ok("add", ["paths": ["resume-short.flac", "resume-long.flac"]])
+            try client.ok("seek", ["position": 15])
+            _ = try Self.pause(after: 16, client)
+            try client.ok("stop")
+            try client.ok("play")
+            #expect(try Self.position(client) < 1, "a 30 s track under a 60 s threshold starts from 0")
 
-        // The long one: left at 30 s, then played to its end.
-        try client.ok("next")
-        try client.ok("seek", ["position": 30])
-        let leftAt = try Self.pause(after: 31, client)
-        try client.ok("jump", ["index": 0])
-        #expect(title(try client.status()) == "resume-short")
-        // A rescan that reads the file again (its time changed) keeps the track's id,
-        // and so its point.
-        let later = Date().addingTimeInterval(5)
-        try FileManager.default.setAttributes(
-            [.modificationDate: later], ofItemAtPath: music.directory.appending("resume-long.flac").string)
-        let scan = try client.ok("update", ["wait": true])
-        #expect(scan["updated"] as? Int == 1, "\(scan)")
-        try client.ok("next")
-        let resumedAt = try Self.position(client)
-        #expect(abs(resumedAt - (leftAt - 2)) < 0.5, "resumed at \(resumedAt), left at \(leftAt)")
-        try client.ok("play")
-        try client.ok("seek", ["position": Double(Self.longSeconds) - 1.5])
-        try waitUntil("the long track ended") { try client.status()["state"] as? String == "stopped" }
-        try client.ok("play")
-        #expect(title(try client.status()) == "resume-short")
-        try client.ok("next")
-        #expect(title(try client.status()) == "resume-long")
-        #expect(try Self.position(client) < 1, "a track that played to its end starts from 0")
+            // The long one: left at 30 s, then played to its end.
+            try client.ok("next")
+            try client.ok("seek", ["position": 30])
+            let leftAt = try Self.pause(after: 31, client)
+            try client.ok("jump", ["index": 0])
+            #expect(title(try client.status()) == "resume-short")
+            // A rescan that reads the file again (its time changed) keeps the track's id,
+            // and so its point.
+            let later = Date().addingTimeInterval(5)
+            try FileManager.default.setAttributes(
+                [.modificationDate: later], ofItemAtPath: music.directory.appending("resume-long.flac").string)
+            let scan = try client.ok("update", ["wait": true])
+            #expect(scan["updated"] as? Int == 1, "\(scan)")
+            try client.ok("next")
+            let resumedAt = try Self.position(client)
+            #expect(abs(resumedAt - (leftAt - 2)) < 0.5, "resumed at \(resumedAt), left at \(leftAt)")
+            try client.ok("play")
+            try client.ok("seek", ["position": Double(Self.longSeconds) - 1.5])
+            try waitUntil("the long track ended") { try client.status()["state"] as? String == "stopped" }
+            try client.ok("play")
+            #expect(title(try client.status()) == "resume-short")
+            try client.ok("next")
+            #expect(title(try client.status()) == "resume-long")
+            #expect(try Self.position(client) < 1, "a track that played to its end starts from 0")
+        }
     }
 
     @Test func theDefaultThresholdIsTenMinutes() throws {
@@ -234,32 +234,32 @@ import Testing
         defer { music.remove() }
         try Self.lowBitrateStaircase(in: music, name: "twelve-minutes.mp3", seconds: 720)
         try Self.lowBitrateStaircase(in: music, name: "nine-minutes.mp3", seconds: 540)
-        let daemon = try startedDaemon(music: music.path.string, config: "watch = false\n")
-        defer { daemon.stop() }
-        let client = try daemon.client()
+        try withDaemon(music: music.path.string, config: "watch = false\n") { daemon in
+            let client = try daemon.client()
 
-        try client.ok("add", ["paths": ["twelve-minutes.mp3", "nine-minutes.mp3"]])
-        try client.ok("seek", ["position": 305])
-        let stoppedAt = try Self.pause(after: 306, client)
-        try client.ok("stop")
-        let beforeResume = try Self.settledCapture(daemon)
-        try client.ok("play")
-        #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
-        try waitUntil("playing on") { try Self.position(client) >= stoppedAt - 0.5 }
-        // The first second heard is the step of 300–310 s: 200 + 20·30 Hz.
-        let captured = Array(try daemon.capturedSamples()[beforeResume...])
-        let sounding = try #require(captured.firstIndex { abs($0) > 500 })
-        let second = captured[(sounding - sounding % 2)..<(sounding - sounding % 2 + 2 * 44100)]
-        let hz = ToneAnalysis.frequency(of: second, channels: 2, sampleRate: 44100)
-        #expect(abs(hz - 800) < 8, "heard \(hz) Hz")
+            try client.ok("add", ["paths": ["twelve-minutes.mp3", "nine-minutes.mp3"]])
+            try client.ok("seek", ["position": 305])
+            let stoppedAt = try Self.pause(after: 306, client)
+            try client.ok("stop")
+            let beforeResume = try Self.settledCapture(daemon)
+            try client.ok("play")
+            #expect(abs(try Self.position(client) - (stoppedAt - 2)) < 0.5)
+            try waitUntil("playing on") { try Self.position(client) >= stoppedAt - 0.5 }
+            // The first second heard is the step of 300–310 s: 200 + 20·30 Hz.
+            let captured = Array(try daemon.capturedSamples()[beforeResume...])
+            let sounding = try #require(captured.firstIndex { abs($0) > 500 })
+            let second = captured[(sounding - sounding % 2)..<(sounding - sounding % 2 + 2 * 44100)]
+            let hz = ToneAnalysis.frequency(of: second, channels: 2, sampleRate: 44100)
+            #expect(abs(hz - 800) < 8, "heard \(hz) Hz")
 
-        // Nine minutes: under the threshold, it starts from 0 after a stop.
-        try client.ok("next")
-        try client.ok("seek", ["position": 300])
-        _ = try Self.pause(after: 301, client)
-        try client.ok("stop")
-        try client.ok("play")
-        #expect(title(try client.status()) == "nine-minutes")
-        #expect(try Self.position(client) < 1)
+            // Nine minutes: under the threshold, it starts from 0 after a stop.
+            try client.ok("next")
+            try client.ok("seek", ["position": 300])
+            _ = try Self.pause(after: 301, client)
+            try client.ok("stop")
+            try client.ok("play")
+            #expect(title(try client.status()) == "nine-minutes")
+            #expect(try Self.position(client) < 1)
+        }
     }
 }

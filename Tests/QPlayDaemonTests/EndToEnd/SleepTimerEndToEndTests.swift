@@ -25,11 +25,7 @@ import Testing
         let music = TemporaryDirectory("qplay-sleep")
         defer { music.remove() }
         _ = try ToneFixtures.generate(fixtures, in: music)
-        let daemon = DaemonProcess(music: music.path.string)
-        try daemon.start(["--config", try daemon.writeConfig(config)])
-        defer { daemon.stop() }
-        try daemon.waitForLibrary()
-        try body(daemon, music)
+        try QPlayTestSupport.withDaemon(music: music.path.string, config: config) { daemon in try body(daemon, music) }
     }
 
     @Test func theVolumeFadesToSilenceThenPlaybackPausesAndTheVolumeReturns() throws {
@@ -145,24 +141,23 @@ import Testing
     }
 
     @Test func badSleepArgumentsAreRefusedAndChangeNothing() throws {
-        let daemon = DaemonProcess()
-        try daemon.start()
-        defer { daemon.stop() }
-        let usage = try daemon.qplay("sleep", "soon")
-        #expect(usage.status == 2)
-        #expect(usage.stderr.contains("sleep takes a duration"), "\(usage.stderr)")
-        let client = try daemon.client()
-        for args: [String: Any] in [["after": 0], ["after": -5], ["after": "10"], ["cancel": false], [:], ["after": 5, "cancel": true]] {
-            let response = try client.request("sleep", args)
-            #expect(response["ok"] as? Bool == false, "\(args): \(response)")
+        try QPlayTestSupport.withDaemon(waitForLibrary: false) { daemon in
+            let usage = try daemon.qplay("sleep", "soon")
+            #expect(usage.status == 2)
+            #expect(usage.stderr.contains("sleep takes a duration"), "\(usage.stderr)")
+            let client = try daemon.client()
+            for args: [String: Any] in [["after": 0], ["after": -5], ["after": "10"], ["cancel": false], [:], ["after": 5, "cancel": true]] {
+                let response = try client.request("sleep", args)
+                #expect(response["ok"] as? Bool == false, "\(args): \(response)")
+            }
+            #expect(try client.status()["sleep"] is NSNull)
+            #expect(try daemon.qplayOK("sleep", "90s").hasPrefix("sleep in 1:"))
+            #expect(try daemon.qplayOK("sleep", "1h").hasPrefix("sleep in "))
+            let hour = try #require(number((try client.status()["sleep"] as? [String: Any])?["remaining"]))
+            #expect(hour > 3590 && hour <= 3600)
+            try daemon.qplayOK("sleep", "30m")
+            let half = try #require(number((try client.status()["sleep"] as? [String: Any])?["remaining"]))
+            #expect(half > 1790 && half <= 1800)
         }
-        #expect(try client.status()["sleep"] is NSNull)
-        #expect(try daemon.qplayOK("sleep", "90s").hasPrefix("sleep in 1:"))
-        #expect(try daemon.qplayOK("sleep", "1h").hasPrefix("sleep in "))
-        let hour = try #require(number((try client.status()["sleep"] as? [String: Any])?["remaining"]))
-        #expect(hour > 3590 && hour <= 3600)
-        try daemon.qplayOK("sleep", "30m")
-        let half = try #require(number((try client.status()["sleep"] as? [String: Any])?["remaining"]))
-        #expect(half > 1790 && half <= 1800)
     }
 }

@@ -76,53 +76,48 @@ struct SnapcastEndToEndTests {
             client.wait()
         }
 
-        let daemon = DaemonProcess(music: music.path.string)
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try daemon.start(["--output", "pipe:\(fifo)"])
-        try daemon.waitForLibrary()
-        let control = try daemon.client()
-        try daemon.qplayOK("add", "--where", "album~fixtures")
-        let status = try control.status()
-        #expect((status["output"] as? [String: Any])?["name"] as? String == "pipe:\(fifo)")
+        try withDaemon(music: music.path.string, arguments: ["--output", "pipe:\(fifo)"]) { daemon in
+            let control = try daemon.client()
+            try daemon.qplayOK("add", "--where", "album~fixtures")
+            let status = try control.status()
+            #expect((status["output"] as? [String: Any])?["name"] as? String == "pipe:\(fifo)")
 
-        // Restart snapserver while the third tone plays.
-        try waitUntil("the third tone plays", limit: 30) { title(try control.status()) == "Snap 3" }
-        let heardBeforeRestart = Self.frames(heard)
-        server.signal(SIGTERM)
-        server.wait()
-        try waitUntil("qplayd reports the output down") {
-            ((try control.status()["output"] as? [String: Any])?["error"] as? String) != nil
-        }
-        // Commands keep answering while the reader is gone.
-        try control.ok("pause")
-        try waitUntil("paused") { try control.status()["state"] as? String == "paused" }
-        try control.ok("play")
-        server = try startServer()
-        try waitUntil("qplayd reopens the FIFO", limit: 30) {
-            let output = try control.status()["output"] as? [String: Any]
-            return output?["error"] is NSNull || output?["error"] == nil
-        }
-        try waitUntil("the queue plays to its end", limit: 60) { try control.status()["state"] as? String == "stopped" }
-        // The client plays with a 1 s buffer: wait for the last tone to reach its file.
-        let ended = Self.frames(heard)
-        try waitUntil("the client plays out") { Self.frames(heard) > ended + 2 * 44100 }
+            // Restart snapserver while the third tone plays.
+            try waitUntil("the third tone plays", limit: 30) { title(try control.status()) == "Snap 3" }
+            let heardBeforeRestart = Self.frames(heard)
+            server.signal(SIGTERM)
+            server.wait()
+            try waitUntil("qplayd reports the output down") {
+                ((try control.status()["output"] as? [String: Any])?["error"] as? String) != nil
+            }
+            // Commands keep answering while the reader is gone.
+            try control.ok("pause")
+            try waitUntil("paused") { try control.status()["state"] as? String == "paused" }
+            try control.ok("play")
+            server = try startServer()
+            try waitUntil("qplayd reopens the FIFO", limit: 30) {
+                let output = try control.status()["output"] as? [String: Any]
+                return output?["error"] is NSNull || output?["error"] == nil
+            }
+            try waitUntil("the queue plays to its end", limit: 60) { try control.status()["state"] as? String == "stopped" }
+            // The client plays with a 1 s buffer: wait for the last tone to reach its file.
+            let ended = Self.frames(heard)
+            try waitUntil("the client plays out") { Self.frames(heard) > ended + 2 * 44100 }
 
-        let samples = try Self.samples(heard)
-        let tones = Self.fixtures.map(\.toneHz)
-        let runs = ToneRuns.heard(ToneRuns.runs(in: samples, tones: tones), minimumFrames: 44100 / 4)
-        let order = runs.map(\.tone)
-        #expect(order == order.sorted() && Set(order).count == order.count, "heard in queue order: \(runs)")
-        let before = runs.filter { $0.endFrame <= heardBeforeRestart }.map(\.tone)
-        let after = runs.filter { $0.startFrame >= heardBeforeRestart }.map(\.tone)
-        // The client lags qplay by its buffer (1 s) and more on a loaded machine: when
-        // qplay plays the third tone, the client's file holds the first at least.
-        #expect(before.starts(with: [0]), "before the restart: \(before) of \(runs)")
-        #expect(after.suffix(3) == [4, 5, 6], "after the restart: \(after) of \(runs)")
-        if order != order.sorted() || !after.contains(6) {
-            Issue.record(Comment(rawValue: "snapserver/snapclient log:\n\((try? String(contentsOfFile: logs, encoding: .utf8)) ?? "")\nqplayd log:\n\(daemon.log)"))
+            let samples = try Self.samples(heard)
+            let tones = Self.fixtures.map(\.toneHz)
+            let runs = ToneRuns.heard(ToneRuns.runs(in: samples, tones: tones), minimumFrames: 44100 / 4)
+            let order = runs.map(\.tone)
+            #expect(order == order.sorted() && Set(order).count == order.count, "heard in queue order: \(runs)")
+            let before = runs.filter { $0.endFrame <= heardBeforeRestart }.map(\.tone)
+            let after = runs.filter { $0.startFrame >= heardBeforeRestart }.map(\.tone)
+            // The client lags qplay by its buffer (1 s) and more on a loaded machine: when
+            // qplay plays the third tone, the client's file holds the first at least.
+            #expect(before.starts(with: [0]), "before the restart: \(before) of \(runs)")
+            #expect(after.suffix(3) == [4, 5, 6], "after the restart: \(after) of \(runs)")
+            if order != order.sorted() || !after.contains(6) {
+                Issue.record(Comment(rawValue: "snapserver/snapclient log:\n\((try? String(contentsOfFile: logs, encoding: .utf8)) ?? "")\nqplayd log:\n\(daemon.log)"))
+            }
         }
     }
 

@@ -84,3 +84,11 @@ struct MPDDaemon {
         daemon.directory.remove()
     }
 }
+
+/// `withDaemon` for the MPD frontend: runs `body` with a started `MPDDaemon`, then stops
+/// it and removes its folder, also when `body` throws.
+func withMPDDaemon(config: String? = nil, _ body: (MPDDaemon) throws -> Void) throws {
+    let mpd = try MPDDaemon(config: config)
+    defer { mpd.stop() }
+    try body(mpd)
+}
