@@ -319,19 +319,14 @@ struct MPRISTests {
         let music = try Self.music()
         defer { music.remove() }
         let bus = SessionBus()
-        let daemon = DaemonProcess(music: music.path.string)
-        daemon.sessionBusAddress = bus.address
-        try daemon.start()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try waitUntil("the missing bus is logged") { daemon.log.contains("cannot connect to the D-Bus session bus") }
-        #expect(try daemon.client().status()["state"] as? String == "stopped", "the daemon serves without a bus")
-        try bus.start()
-        let ctl = Playerctl(bus: bus)
-        try waitUntil("qplay appears on the bus", limit: 30) {
-            (try? ctl.run("-l"))?.split(separator: "\n").contains("qplay") == true
+        try withDaemon(music: music.path.string, sessionBus: bus.address, waitForLibrary: false) { daemon in
+            try waitUntil("the missing bus is logged") { daemon.log.contains("cannot connect to the D-Bus session bus") }
+            #expect(try daemon.client().status()["state"] as? String == "stopped", "the daemon serves without a bus")
+            try bus.start()
+            let ctl = Playerctl(bus: bus)
+            try waitUntil("qplay appears on the bus", limit: 30) {
+                (try? ctl.run("-l"))?.split(separator: "\n").contains("qplay") == true
+            }
         }
     }
 
