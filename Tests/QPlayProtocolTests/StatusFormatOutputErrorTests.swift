@@ -33,4 +33,16 @@ import Testing
         // {state} stays the daemon's word, which scripts compare.
         #expect(StatusFormat.render("{state}", status: Self.status(error: "cannot open device")) == "playing")
     }
+
+    @Test func waybarsClassAndAltSayTheOutputFails() {
+        let failing = WaybarLine(status: Self.status(error: "cannot open device"), format: "{icon} {title}")
+        #expect(failing.class == "output-error" && failing.alt == "output-error")
+        #expect(failing.text == "⚠ Love Song")
+        #expect(failing.tooltip.hasSuffix("output alsa:default: cannot open device"), "\(failing.tooltip)")
+        let working = WaybarLine(status: Self.status(error: nil), format: nil)
+        #expect(working.class == "playing" && working.alt == "playing")
+        #expect(!working.tooltip.contains("output"))
+        let paused = WaybarLine(status: Self.status(error: "cannot open device", state: .paused), format: nil)
+        #expect(paused.class == "paused")
+    }
 }

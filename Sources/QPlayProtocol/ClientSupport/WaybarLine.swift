@@ -1,6 +1,7 @@
 /// One line of waybar's custom-module JSON (`return-type: json`):
-/// `{"alt", "class", "percentage", "text", "tooltip"}`; class and alt are the state,
-/// percentage the position in the track. waybar reads `text` and `tooltip` as Pango
+/// `{"alt", "class", "percentage", "text", "tooltip"}`; class and alt are the state
+/// (`output-error` while playing into a failing output), percentage the position in
+/// the track. waybar reads `text` and `tooltip` as Pango
 /// markup: the tags in them are escaped (`PangoText`), a `--format` template's own
 /// text is not, so it may hold markup.
 public struct WaybarLine: Sendable, Hashable, Codable {
@@ -14,8 +15,11 @@ public struct WaybarLine: Sendable, Hashable, Codable {
         text =
             format.map { StatusFormat.render($0, status: status, escaping: PangoText.escape) }
             ?? PangoText.escape(StatusFormat.defaultText(status))
-        `class` = status.state.rawValue
-        alt = status.state.rawValue
+        // `output-error` while playing into an output that fails: a format-icons ▶ keyed
+        // on `playing` would claim sound that nobody hears.
+        let silent = StatusFormat.isSilentlyPlaying(status)
+        `class` = silent ? "output-error" : status.state.rawValue
+        alt = `class`
         if status.state == .stopped || status.track == nil {
             tooltip = "qplay: stopped"
             percentage = 0
@@ -28,6 +32,7 @@ public struct WaybarLine: Sendable, Hashable, Codable {
         var time = TimeText.format(status.position ?? 0)
         if let duration = status.duration { time += " / " + TimeText.format(duration) }
         lines.append("\(time)  (\(status.state.rawValue), volume \(status.volume)%)")
+        if silent, let error = status.output.error { lines.append("output \(status.output.name): \(error)") }
         tooltip = PangoText.escape(lines.joined(separator: "\n"))
         if let duration = status.duration, duration > 0 {
             percentage = min(100, max(0, Int(saturating: (status.position ?? 0) / duration * 100)))
