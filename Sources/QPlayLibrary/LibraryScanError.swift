@@ -12,6 +12,9 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
     /// The subpath to scan names nothing in the music directory, and the index holds
     /// nothing there either (a folder that was deleted is scanned: its tracks go).
     case subpathNotFound(FilePath)
+    /// The subpath goes through a symlink back into a folder above it (a symlink loop):
+    /// the whole directory's scan indexes that folder once, by its own path.
+    case subpathLoops(FilePath)
     /// Another scan of the same index is running.
     case scanInProgress
 
@@ -25,6 +28,8 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
             return "\(path) is not a path inside the music directory"
         case .subpathNotFound(let path):
             return "\(path) does not exist in the music directory"
+        case .subpathLoops(let path):
+            return "\(path) goes through a symlink back into a folder above it; the library indexes that folder once, by its own path"
         case .scanInProgress:
             return "a scan is already running"
         }

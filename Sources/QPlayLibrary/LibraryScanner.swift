@@ -86,8 +86,9 @@ public struct LibraryScanner: Sendable {
         let walkRootExists = Self.exists(walkRoot)
         if !walkRootExists, let subpath, !subpath.isEmpty { try checkSubpath(subpath) }
         if walkRootExists {
+            let above = try subpath.map(foldersAbove) ?? []
             let walker = MusicFileWalker(extensions: extensions)
-            let walkProblems = walker.walk(walkRoot) { entry in
+            let walkProblems = walker.walk(walkRoot, above: above) { entry in
                 if let relative = PathBytes.relative(entry.pathBytes, to: root) {
                     found.append((Array(relative), entry))
                 }
@@ -218,8 +219,11 @@ public struct LibraryScanner: Sendable {
     /// directory and the index holds nothing there: a scan of it could only answer
     /// "nothing changed". A folder that is gone but still indexed passes (its scan
     /// removes its tracks). Lets a caller refuse before it queues the scan.
+    /// Throws `subpathLoops` for a path through a symlink back up (`foldersAbove`).
     public func checkSubpath(_ subpath: FilePath) throws {
-        guard !subpath.isEmpty, !Self.exists(musicDirectory.appending(subpath.components)) else { return }
+        guard !subpath.isEmpty else { return }
+        _ = try foldersAbove(subpath)
+        guard !Self.exists(musicDirectory.appending(subpath.components)) else { return }
         if try !index.holdsEntries(at: subpath) { throw LibraryScanError.subpathNotFound(subpath) }
     }
 

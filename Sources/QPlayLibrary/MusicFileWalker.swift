@@ -53,7 +53,14 @@ public struct MusicFileWalker {
     /// set — in byte order of the names within each directory, and returns what could
     /// not be read.
     public func walk(_ root: FilePath, found: (Entry) -> Void) -> [Problem] {
-        var visited = Set<DirectoryIdentity>()
+        walk(root, above: [], found: found)
+    }
+
+    /// `walk` of a folder inside the music directory: `above` are the folders on the way
+    /// down to it, which the whole directory's walk has entered already, so a link back
+    /// up to one of them is not followed here either.
+    func walk(_ root: FilePath, above: Set<DirectoryIdentity>, found: (Entry) -> Void) -> [Problem] {
+        var visited = above
         var problems: [Problem] = []
         var rootInfo = stat()
         guard root.withPlatformString({ stat($0, &rootInfo) }) == 0 else {
@@ -161,7 +168,7 @@ public struct MusicFileWalker {
     }
 }
 
-private struct DirectoryIdentity: Hashable {
+struct DirectoryIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
 
