@@ -53,7 +53,9 @@ public struct AlarmRequest: Sendable, Hashable {
             guard case .string(let day) = item, dayNames.contains(day) else {
                 throw .badRequest("alarm_add: `days` items must be among " + dayNames.joined(separator: ", "))
             }
-            if !days.contains(day) { days.append(day) }
+            // A day named twice is most likely a slip for another day: refused, not merged.
+            guard !days.contains(day) else { throw .badRequest("alarm_add: `days` names `\(day)` twice") }
+            days.append(day)
         }
         var selection: AlarmSelection?
         if reader.has("where") && reader.has("ids") {

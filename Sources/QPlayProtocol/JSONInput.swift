@@ -257,3 +257,34 @@ struct JSONInput {
         }
     }
 }
+
+extension JSONInput {
+    /// Whether a comma outside strings is followed (after whitespace) by `}` or `]`, as in
+    /// `{"id":1,"cmd":"ping",}`. JSON has no trailing commas but JSONDecoder takes them;
+    /// the request reader refuses them after JSONDecoder read a line (the fast reader
+    /// gives up on them by itself), so every reader of the protocol agrees on what JSON is.
+    static func hasTrailingComma(_ bytes: [UInt8]) -> Bool {
+        var inString = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: ",") {
+                var next = index + 1
+                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "}") || bytes[next] == UInt8(ascii: "]") {
+                    return true
+                }
+            }
+            index += 1
+        }
+        return false
+    }
+}

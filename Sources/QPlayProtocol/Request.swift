@@ -52,6 +52,10 @@ public struct Request: Sendable, Hashable {
             } catch {
                 return .failure(.init(id: nil, error: .badRequest("invalid JSON: the line is not one JSON object")))
             }
+            if JSONInput.hasTrailingComma(bytes) {
+                return .failure(
+                    .init(id: nil, error: .badRequest("invalid JSON: a comma before a closing `}` or `]`")))
+            }
             // JSONDecoder keeps one of two equal keys without a word; a request that says
             // `cmd` twice is ambiguous, so it is refused.
             if let duplicate = JSONDuplicateKey.first(in: bytes) {

@@ -48,7 +48,7 @@ struct AlarmCommand: ParsableCommand {
         var dayNames: [String] = []
         if let days {
             guard let parsed = AlarmDays.parse(days) else {
-                throw ValidationError("--days takes days such as mon-fri, sat,sun, daily; got \"\(days)\"")
+                throw ValidationError("--days takes days such as mon-fri, sat,sun, daily, each day once; got \"\(days)\"")
             }
             dayNames = parsed
         }

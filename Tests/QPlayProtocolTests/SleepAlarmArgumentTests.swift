@@ -60,7 +60,11 @@ import Testing
         }
         #expect(throws: ProtocolError.self) { try parse(.object(["time": .string("07:00"), "ids": .array([])])) }
         #expect(throws: ProtocolError.self) { try parse(.object(["time": .string("07:00"), "snooze": .bool(true)])) }
-        let parsed = try parse(.object(["time": .string("07:00"), "days": .array([.string("mon"), .string("mon")])]))
-        #expect(parsed == .alarmAdd(AlarmRequest(time: "07:00", days: ["mon"])))
+        // A day named twice is refused, not merged (docs/PROTOCOL.md).
+        #expect(throws: ProtocolError.badRequest("alarm_add: `days` names `mon` twice")) {
+            try parse(.object(["time": .string("07:00"), "days": .array([.string("mon"), .string("tue"), .string("mon")])]))
+        }
+        let parsed = try parse(.object(["time": .string("07:00"), "days": .array([.string("mon"), .string("tue")])]))
+        #expect(parsed == .alarmAdd(AlarmRequest(time: "07:00", days: ["mon", "tue"])))
     }
 }

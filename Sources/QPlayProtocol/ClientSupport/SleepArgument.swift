@@ -59,10 +59,14 @@ public enum AlarmDays {
             let ends = part.split(separator: "-", omittingEmptySubsequences: false).map { day(String($0)) }
             guard !ends.contains(nil) else { return nil }
             switch ends.count {
-            case 1: days.append(ends[0]!)
+            // A day named twice (`mon,mon`, `mon-fri,fri`) is refused, as `alarm_add` does.
+            case 1:
+                guard !days.contains(ends[0]!) else { return nil }
+                days.append(ends[0]!)
             case 2:
                 var index = ends[0]!
                 while true {
+                    guard !days.contains(index) else { return nil }
                     days.append(index)
                     if index == ends[1]! { break }
                     index = (index + 1) % 7
