@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import QPlayProtocol
 import Synchronization
+import SystemPackage
 
 /// The daemon's Unix-socket server for protocol v1 (docs/PROTOCOL.md): JSON Lines, a greeting on
 /// connect, responses in request order per connection, `subscribe` with pushed events,
@@ -56,14 +57,9 @@ public final class SocketServer: Sendable {
         var subscriptions: Set<EventKind> = []
     }
 
+    /// The connections, for their subscriptions; the listener keeps its own table.
     private struct State {
-        var group: MultiThreadedEventLoopGroup?
-        var listener: (any Channel)?
         var clients: [ConnectionID: Client] = [:]
-        var nextID: UInt64 = 1
-        var stopped = false
-        /// Connections refused since the cap was last reached, for the log.
-        var refused = 0
     }
 
     public let configuration: Configuration
@@ -77,10 +73,8 @@ public final class SocketServer: Sendable {
     private let delivery = Mutex(())
     /// Told how many connections subscribe to `level` whenever that may have changed.
     private let levelListeners: @Sendable (Int) -> Void
-    /// The caller's group to serve on, which outlives the server.
-    private let lentGroup: MultiThreadedEventLoopGroup?
-    /// The daemon's bound on all connections' unread output, shared with MPD.
-    private let outputBudget: OutputBudget?
+    /// The socket, the cap, the connections' pipelines: shared with MPD's frontend.
+    private let listener: LineListener<SocketServer>
     /// Opened once `run` has bound the socket, or failed to: the core starts what
     /// clients should see from their first connection after it.
     let listening = StartupGate()
@@ -98,9 +92,19 @@ public final class SocketServer: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
-        self.lentGroup = eventLoopGroup
-        self.outputBudget = outputBudget
         self.levelListeners = levelListeners
+        let cap = configuration.maxConnections
+        listener = LineListener(
+            settings: .init(
+                addresses: [.unix(FilePath(configuration.socketPath))], allowedUID: configuration.allowedUID,
+                lineLimit: configuration.lineLimit, outputLimit: configuration.outputLimit,
+                unwritableTimeout: configuration.unwritableTimeout, maxConnections: cap,
+                greeting: Greeting(version: configuration.version).encodedLine(),
+                refusal: Response.failure(
+                    .unavailable("too many connections (max_connections = \(cap)); try again later")
+                ).encodedLine(id: nil),
+                client: "a client"),
+            logger: logger, eventLoopGroup: eventLoopGroup, threads: configuration.threads, outputBudget: outputBudget)
     }
 
     private func reportLevelListeners() {
@@ -108,45 +112,14 @@ public final class SocketServer: Sendable {
     }
 
     /// Number of open client connections.
-    public var connectionCount: Int { state.withLock { $0.clients.count } }
+    public var connectionCount: Int { listener.connectionCount }
 
     /// Prepares the directory (0700 when created), refuses when a daemon already answers
     /// on the socket, replaces a stale socket, binds, sets the socket to 0600, and only
     /// then starts accepting.
     public func start() async throws(ServerError) {
-        let path = configuration.socketPath
-        if try SocketLocation.prepare(path: path, uid: geteuid()) == .replacedStaleSocket {
-            logger.notice("replaced a stale socket left by a previous daemon", metadata: ["path": "\(path)"])
-        }
-        let owned = lentGroup == nil
-        let group = lentGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
-        let listener: any Channel
-        do {
-            listener = try await makeBootstrap(group: group)
-                .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
-        } catch {
-            if owned { try? await group.shutdownGracefully() }
-            // Two daemons racing past the stale check: the loser finds the address taken.
-            if SocketLocation.probe(path) == 0 { throw .alreadyRunning(path: path) }
-            throw .bind(path: path, reason: "\(error)")
-        }
-        guard chmod(path, 0o600) == 0 else {
-            let code = errno
-            try? await listener.close()
-            if owned { try? await group.shutdownGracefully() }
-            throw .system(operation: "chmod", path: path, errno: code)
-        }
-        state.withLock {
-            $0.group = group
-            $0.listener = listener
-        }
-        do {
-            try await listener.setOption(ChannelOptions.autoRead, value: true).get()
-        } catch {
-            await shutdown()
-            throw .bind(path: path, reason: "\(error)")
-        }
-        logger.info("listening", metadata: ["socket": "\(path)"])
+        try await listener.start(serving: self)
+        logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
     }
 
     /// Pushes `event` to every connection subscribed to its kind. Never blocks: a client
@@ -173,98 +146,29 @@ public final class SocketServer: Sendable {
     /// Stops accepting, closes every connection, removes the socket file. Requests being
     /// handled finish, but their responses are not delivered.
     public func shutdown() async {
-        let (group, listener, channels) = state.withLock { state in
-            state.stopped = true
-            defer {
-                state.group = nil
-                state.listener = nil
-            }
-            return (state.group, state.listener, state.clients.values.map(\.channel))
-        }
-        guard let group else { return }
-        try? await listener?.close()
-        for channel in channels { try? await channel.close() }
-        unlink(configuration.socketPath)
-        if lentGroup == nil { try? await group.shutdownGracefully() }
+        guard listener.isListening else { return }
+        await listener.shutdown()
         logger.info("socket closed", metadata: ["socket": "\(configuration.socketPath)"])
     }
+}
 
-    private func makeBootstrap(group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
-        ServerBootstrap.qplayListener(group: group, logger: logger, outputLimit: configuration.outputLimit) {
-            [self] channel in self.admit(channel)
-        }
+extension SocketServer: LineSessions {
+    func open(_ id: ConnectionID, channel: any Channel) -> any Channel {
+        state.withLock { $0.clients[id] = Client(channel: channel) }
+        return channel
     }
 
-    /// Checks the peer's uid, then sets the connection up.
-    private func admit(_ channel: any Channel) -> EventLoopFuture<Void> {
-        PeerCredentials.requireUser(configuration.allowedUID, of: channel, logger: logger, client: "a client")
-            .flatMapThrowing { [self] in try self.setUp(channel) }
-    }
-
-    private struct ServerStopped: Error {}
-
-    private enum Admission {
-        /// `refusedBefore`: connections refused since the cap was last reached.
-        case admitted(ConnectionID, refusedBefore: Int)
-        case refused(first: Bool)
-        case stopped
-    }
-
-    /// Registers the connection and greets it, or refuses it past `maxConnections`.
-    private func setUp(_ channel: any Channel) throws {
-        let cap = configuration.maxConnections
-        let admission: Admission = state.withLock { state in
-            guard !state.stopped else { return .stopped }
-            guard state.clients.count < cap else {
-                state.refused += 1
-                return .refused(first: state.refused == 1)
-            }
-            let id = ConnectionID(rawValue: state.nextID)
-            state.nextID += 1
-            state.clients[id] = Client(channel: channel)
-            defer { state.refused = 0 }
-            return .admitted(id, refusedBefore: state.refused)
-        }
-        let id: ConnectionID
-        switch admission {
-        case .stopped:
-            throw ServerStopped()
-        case .refused(let first):
-            if first {
-                logger.warning("\(cap) connections open (max_connections); refusing more until some close")
-            }
-            let line = Response.failure(
-                .unavailable("too many connections (max_connections = \(cap)); try again later")
-            ).encodedLine(id: nil)
-            try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(line: line))
-            return
-        case .admitted(let admitted, let refusedBefore):
-            if refusedBefore > 0 {
-                logger.notice("accepting connections again after refusing \(refusedBefore)")
-            }
-            id = admitted
-        }
-        let handler = ConnectionHandler(
-            greeting: Greeting(version: configuration.version).encodedLine(), lineLimit: configuration.lineLimit,
-            unwritableTimeout: TimeAmount(configuration.unwritableTimeout), logger: logger,
-            onClose: { [self] heldFullOutput in
-                let left = self.state.withLock { $0.clients.removeValue(forKey: id) }
-                if left?.subscriptions.contains(.level) == true { self.reportLevelListeners() }
-                // Its buffered responses were just freed; glibc would keep the pages.
-                if heldFullOutput { self.memory.queryAnswered() }
-            })
-        if let outputBudget { try channel.pipeline.syncOperations.addHandler(OutputAccounting(outputBudget)) }
-        try channel.pipeline.syncOperations.addHandler(handler)
-        let frames = ConnectionFrames(handler, eventLoop: channel.eventLoop)
-        Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {
-            await self.serve(id, channel: channel, frames: frames)
-        }
+    func closed(_ id: ConnectionID, _ channel: any Channel, heldFullOutput: Bool) {
+        let left = state.withLock { $0.clients.removeValue(forKey: id) }
+        if left?.subscriptions.contains(.level) == true { reportLevelListeners() }
+        // Its buffered responses were just freed; glibc would keep the pages.
+        if heldFullOutput { memory.queryAnswered() }
     }
 
     /// The request loop of one connection: one request at a time, so responses leave in
     /// request order. `frames` hands out the next request only once the client has room
     /// for its answer (see `ConnectionHandler`).
-    private func serve(_ id: ConnectionID, channel: any Channel, frames: ConnectionFrames) async {
+    func serve(_ id: ConnectionID, _ channel: any Channel, frames: ConnectionFrames) async {
         while let frame = await frames.next() {
             let reply: [UInt8]
             switch frame {

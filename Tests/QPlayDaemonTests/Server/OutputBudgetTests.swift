@@ -14,7 +14,6 @@ import Glibc
 struct OutputBudgetTests {
     /// Each connection is paused at 2 MiB of unread output (the write buffer's
     /// high-water mark); the budget lets three such hold theirs.
-    static let perConnection = 2 << 20
     static let budget = 6 << 20
     static let hostileCount = 16
 
@@ -31,20 +30,21 @@ struct OutputBudgetTests {
         _ = try reader.status()
 
         // Each asks for the whole library, again and again, and reads nothing: alone,
-        // each would hold its 2 MiB until the 30 s unwritable timeout.
-        var hostile: [NonReadingClient] = []
-        for _ in 0..<Self.hostileCount {
-            let client = try NonReadingClient(path: daemon.socketPath)
-            _ = client.pipeline(#"{"id":2,"cmd":"search","args":{"where":[]}}"#, count: 100_000, stall: 0.3)
-            hostile.append(client)
-            #expect(try reader.status()["state"] as? String == "stopped", "a reading client is answered")
+        // each would hold its 2 MiB until the 30 s unwritable timeout. All at once, so
+        // the check below comes well before that timeout.
+        let hostile = try (0..<Self.hostileCount).map { _ in try NonReadingClient(path: daemon.socketPath) }
+        // Each thread uses its own client only.
+        nonisolated(unsafe) let clients = hostile
+        DispatchQueue.concurrentPerform(iterations: clients.count) { index in
+            _ = clients[index].pipeline(#"{"id":2,"cmd":"search","args":{"where":[]}}"#, count: 100_000, stall: 2)
         }
+        #expect(try reader.status()["state"] as? String == "stopped", "a reading client is answered")
 
-        // Without the budget all of them would still be open (16 × 2 MiB unread).
+        // Without the budget all of them would still be open (16 × 2 MiB unread). With
+        // it, those left hold 6 MiB together: three at their 2 MiB high-water mark, more
+        // only if some stopped short of it — never half of them.
         let open = hostile.filter { !$0.isClosedByPeer(within: 2) }.count
-        let heldAtMost = Self.budget / Self.perConnection + 1
-        #expect(open <= heldAtMost, "\(open) of \(Self.hostileCount) non-readers still open; the budget holds \(heldAtMost)")
-        #expect(open < Self.hostileCount)
+        #expect(open <= Self.hostileCount / 2, "\(open) of \(Self.hostileCount) non-readers still open")
         #expect(daemon.log.contains("closing the client with the most unread output"), "\(daemon.log)")
         #expect(try reader.status()["state"] as? String == "stopped")
         #expect(try daemon.client().status()["state"] as? String == "stopped", "new clients are served")

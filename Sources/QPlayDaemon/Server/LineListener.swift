@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// What a line-based frontend does with its connections; `LineListener` does the rest.
+protocol LineSessions<Connection>: Sendable {
+    associatedtype Connection: Sendable
+
+    /// A connection was admitted: the frontend's own state for it.
+    func open(_ id: ConnectionID, channel: any Channel) -> Connection
+    /// The connection's request loop: takes lines from `frames` until it gives nil.
+    func serve(_ id: ConnectionID, _ connection: Connection, frames: ConnectionFrames) async
+    /// On the event loop, once the channel closed. `heldFullOutput`: the client had left
+    /// its write buffer full at some point.
+    func closed(_ id: ConnectionID, _ connection: Connection, heldFullOutput: Bool)
+}
+
+/// The listening side every line-based frontend shares (qplay's JSON socket, MPD): binds
+/// Unix sockets (0600, a stale one replaced, another daemon's refused) and TCP
+/// addresses, accepts only once all are bound, checks a Unix peer's uid, holds the
+/// connection cap — one more gets the frontend's refusal line in place of the greeting
+/// and is closed, logged once per run of refusals — charges output to the daemon's
+/// `OutputBudget`, runs each connection's request loop on its event loop, and at
+/// shutdown closes the listeners, the connections and removes the socket files.
+final class LineListener<Sessions: LineSessions>: Sendable {
+    struct Settings: Sendable {
+        var addresses: [MPDAddress]
+        /// Peers on a Unix socket with another uid (SO_PEERCRED) are disconnected at once.
+        var allowedUID: UInt32
+        var lineLimit: Int
+        /// Unread output past which a connection is paused (`ConnectionHandler`).
+        var outputLimit: Int
+        var unwritableTimeout: Duration
+        var maxConnections: Int
+        var greeting: [UInt8]
+        /// What a connection past `maxConnections` gets in place of the greeting.
+        var refusal: [UInt8]
+        /// Who connects, in log lines: "a client", "an MPD client".
+        var client: String
+    }
+
+    struct Entry {
+        let connection: Sessions.Connection
+        let channel: any Channel
+    }
+
+    struct State {
+        var sessions: Sessions?
+        var group: MultiThreadedEventLoopGroup?
+        var listeners: [(any Channel, MPDAddress)] = []
+        var connections: [ConnectionID: Entry] = [:]
+        var nextID: UInt64 = 1
+        var stopped = false
+        /// Connections refused since the cap was last reached, for the log.
+        var refused = 0
+    }
+
+    let settings: Settings
+    let logger: Logger
+    private let lentGroup: MultiThreadedEventLoopGroup?
+    let outputBudget: OutputBudget?
+    let state = Mutex(State())
+    private let ownThreads: Int
+
+    /// `eventLoopGroup`: serve on the caller's group, which outlives the listener;
+    /// otherwise on one of its own with `threads` threads.
+    init(
+        settings: Settings, logger: Logger, eventLoopGroup: MultiThreadedEventLoopGroup? = nil,
+        threads: Int = 1, outputBudget: OutputBudget? = nil
+    ) {
+        self.settings = settings
+        self.logger = logger
+        self.lentGroup = eventLoopGroup
+        self.outputBudget = outputBudget
+        self.ownThreads = max(1, threads)
+    }
+
+    /// Between a successful `start` and `shutdown`.
+    var isListening: Bool { state.withLock { $0.group != nil } }
+
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    var connections: [Sessions.Connection] { state.withLock { $0.connections.values.map(\.connection) } }
+
+    func connection(_ id: ConnectionID) -> Sessions.Connection? { state.withLock { $0.connections[id]?.connection } }
+
+    /// Binds every address, then accepts. One address that cannot be used stops them
+    /// all: the error names it, and what was bound is closed again.
+    func start(serving sessions: Sessions) async throws(ServerError) {
+        let owned = lentGroup == nil
+        let group = lentGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: ownThreads)
+        var bound: [(any Channel, MPDAddress)] = []
+        for address in settings.addresses {
+            do {
+                bound.append((try await bind(address, group: group), address))
+            } catch {
+                for (channel, address) in bound {
+                    try? await channel.close()
+                    if case .unix(let path) = address { unlink(path.string) }
+                }
+                if owned { try? await group.shutdownGracefully() }
+                throw error
+            }
+        }
+        state.withLock {
+            $0.sessions = sessions
+            $0.group = group
+            $0.listeners = bound
+        }
+        for (channel, address) in bound {
+            do {
+                try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+            } catch {
+                await shutdown()
+                throw .bind(path: address.description, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Stops accepting, closes every connection, removes the socket files. Requests
+    /// being handled finish, but their answers are not delivered.
+    func shutdown() async {
+        let (group, listeners, channels) = state.withLock { state in
+            state.stopped = true
+            defer {
+                state.group = nil
+                state.listeners = []
+            }
+            return (state.group, state.listeners, state.connections.values.map(\.channel))
+        }
+        guard let group else { return }
+        for (channel, address) in listeners {
+            try? await channel.close()
+            if case .unix(let path) = address { unlink(path.string) }
+        }
+        for channel in channels { try? await channel.close() }
+        if lentGroup == nil { try? await group.shutdownGracefully() }
+    }
+}
