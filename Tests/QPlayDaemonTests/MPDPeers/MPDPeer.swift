@@ -105,6 +105,14 @@ final class MPDPeer: @unchecked Sendable {
     }
 }
 
+/// `withDaemon` for a peer: runs `body` with a started MPD or qplayd, then stops it, also
+/// when `body` throws.
+func withPeer(_ kind: MPDPeerKind, music: String, unixSocket: Bool = false, _ body: (MPDPeer) throws -> Void) throws {
+    let peer = try MPDPeer(kind, music: music, unixSocket: unixSocket)
+    defer { peer.stop() }
+    try body(peer)
+}
+
 /// The peer tests' music folder: the MP3 and FLAC Samples (tagged, untagged, accents,
 /// Cyrillic and Japanese names, a compilation disc, a 24-bit FLAC) copied into a fresh
 /// folder, so both servers index the very same files.

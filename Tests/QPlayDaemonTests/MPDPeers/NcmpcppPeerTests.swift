@@ -11,38 +11,38 @@ struct NcmpcppPeerTests {
     func showsPlayingTrackAndPauses(_ kind: MPDPeerKind) throws {
         let library = try peerLibrary()
         defer { library.remove() }
-        let peer = try MPDPeer(kind, music: library.path.string)
-        defer { peer.stop() }
-        try peer.mpcLines("add", "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3")
-        try peer.mpcLines("play")
+        try withPeer(kind, music: library.path.string) { peer in
+            try peer.mpcLines("add", "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3")
+            try peer.mpcLines("play")
 
-        // ncmpcpp writes its settings and lyrics folders under HOME: a private one.
-        let home = TemporaryDirectory("ncmpcpp-home")
-        defer { home.remove() }
-        let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
-        defer { tmux.end() }
-        try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
+            // ncmpcpp writes its settings and lyrics folders under HOME: a private one.
+            let home = TemporaryDirectory("ncmpcpp-home")
+            defer { home.remove() }
+            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            defer { tmux.end() }
+            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
 
-        _ = try tmux.waitForScreen("the playlist with the playing title") {
-            $0.contains("First Long") && $0.contains("Morning") && $0.contains("Playlist (2 items")
-        }
-        // The playing row is drawn bold (SGR 1), the other not.
-        let rows = try tmux.screen(attributes: true).split(separator: "\n")
-        let playing = rows.first { $0.contains("First Long") } ?? ""
-        let waiting = rows.first { $0.contains("Morning") } ?? ""
-        #expect(playing.contains("\u{1B}[1m") && !waiting.contains("\u{1B}[1m"), "\(kind):\n\(rows.joined(separator: "\n"))")
+            _ = try tmux.waitForScreen("the playlist with the playing title") {
+                $0.contains("First Long") && $0.contains("Morning") && $0.contains("Playlist (2 items")
+            }
+            // The playing row is drawn bold (SGR 1), the other not.
+            let rows = try tmux.screen(attributes: true).split(separator: "\n")
+            let playing = rows.first { $0.contains("First Long") } ?? ""
+            let waiting = rows.first { $0.contains("Morning") } ?? ""
+            #expect(playing.contains("\u{1B}[1m") && !waiting.contains("\u{1B}[1m"), "\(kind):\n\(rows.joined(separator: "\n"))")
 
-        try tmux.sendKeys("p")
-        try waitUntil("\(kind) paused by ncmpcpp's p", limit: 20) {
-            try peer.mpcLines("status").dropFirst().first?.hasPrefix("[paused]") == true
+            try tmux.sendKeys("p")
+            try waitUntil("\(kind) paused by ncmpcpp's p", limit: 20) {
+                try peer.mpcLines("status").dropFirst().first?.hasPrefix("[paused]") == true
+            }
+            if let daemon = peer.daemon {
+                // qplay's own protocol agrees.
+                #expect(try daemon.client().status()["state"] as? String == "paused")
+            }
+            // Its status line shows the pause once the "Connected" message has timed out.
+            _ = try tmux.waitForScreen("ncmpcpp showing the pause") { $0.contains("Paused: Peer Tones \"Long Player\" (2021) - First Long") }
+            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
         }
-        if let daemon = peer.daemon {
-            // qplay's own protocol agrees.
-            #expect(try daemon.client().status()["state"] as? String == "paused")
-        }
-        // Its status line shows the pause once the "Connected" message has timed out.
-        _ = try tmux.waitForScreen("ncmpcpp showing the pause") { $0.contains("Paused: Peer Tones \"Long Player\" (2021) - First Long") }
-        #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
     }
 }
 

@@ -111,74 +111,74 @@ struct PythonMPDPeerTests {
     func clientAPIAgainstServer(_ kind: MPDPeerKind) throws {
         let library = try peerLibrary()
         defer { library.remove() }
-        let peer = try MPDPeer(kind, music: library.path.string)
-        defer { peer.stop() }
-        let output = try peer.python(Self.script)
-        let result = try #require(
-            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(kind): \(output)")
+        try withPeer(kind, music: library.path.string) { peer in
+            let output = try peer.python(Self.script)
+            let result = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(kind): \(output)")
 
-        let status = try #require(result["status"] as? [String: String], "\(kind): \(result)")
-        #expect(status["state"] == "pause", "\(kind): \(status)")
-        #expect(status["volume"] == "45", "\(kind): \(status)")
-        #expect(status["song"] == "0" && status["playlistlength"] == "3", "\(kind): \(status)")
-        #expect(status["elapsed"] == "12.500", "\(kind): \(status)")
-        #expect(status["time"] == "13:40", "\(kind): \(status)")
-        #expect(status["nextsong"] == "1", "\(kind): \(status)")
-        for key in ["repeat", "random", "single", "consume"] {
-            #expect(status[key] == "0", "\(kind): \(key) in \(status)")
+            let status = try #require(result["status"] as? [String: String], "\(kind): \(result)")
+            #expect(status["state"] == "pause", "\(kind): \(status)")
+            #expect(status["volume"] == "45", "\(kind): \(status)")
+            #expect(status["song"] == "0" && status["playlistlength"] == "3", "\(kind): \(status)")
+            #expect(status["elapsed"] == "12.500", "\(kind): \(status)")
+            #expect(status["time"] == "13:40", "\(kind): \(status)")
+            #expect(status["nextsong"] == "1", "\(kind): \(status)")
+            for key in ["repeat", "random", "single", "consume"] {
+                #expect(status[key] == "0", "\(kind): \(key) in \(status)")
+            }
+            #expect(Double(status["duration"] ?? "") ?? 0 >= 40, "\(kind): \(status)")
+            #expect(result["after_relative_seek"] as? String == "17.500", "\(kind): \(result)")
+
+            let current = try #require(result["current"] as? [String: String], "\(kind): \(result)")
+            #expect(current["file"] == "Peer Tones/Long Player/01 First Long.mp3", "\(kind): \(current)")
+            #expect(current["title"] == "First Long" && current["artist"] == "Peer Tones", "\(kind): \(current)")
+            #expect(current["album"] == "Long Player" && current["track"] == "1", "\(kind): \(current)")
+            #expect(current["date"] == "2021" && current["genre"] == "Ambient", "\(kind): \(current)")
+            #expect(current["pos"] == "0" && current["id"] == status["songid"], "\(kind): \(current)")
+            #expect(current["time"] == "40", "\(kind): \(current)")
+
+            let info = try #require(result["playlistinfo"] as? [[String: String]], "\(kind): \(result)")
+            #expect(info.map { $0["pos"] } == ["0", "1", "2"], "\(kind): \(info)")
+            #expect(info[1]["id"] == result["second_id"] as? String, "\(kind): \(info)")
+            let byID = try #require(result["playlistid"] as? [[String: String]], "\(kind): \(result)")
+            #expect(byID.map { $0["file"] } == ["Peer Tones/Long Player/02 Second Long.mp3"], "\(kind): \(byID)")
+
+            let list = try #require(result["command_list"] as? [Any], "\(kind): \(result)")
+            #expect(list.count == 4, "\(kind): \(list)")
+            #expect((list.first as? [String: String])?["state"] == "pause", "\(kind): \(list)")
+            #expect((list.dropFirst().first as? [String: String])?["title"] == "First Long", "\(kind): \(list)")
+            #expect(((list.dropFirst(2).first as? [[String: String]]) ?? []).map { $0["pos"] } == ["1", "2"], "\(kind): \(list)")
+
+            let testTones = [
+                "Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3",
+                "Test Tones/Love Songs/01 Love Song.mp3", "Test Tones/Love Songs/02 Endless Love.mp3",
+                "Test Tones/Love Songs/03 Love Theme.mp3",
+            ]
+            #expect(result["find_expression"] as? [String] == testTones, "\(kind): \(result)")
+            #expect((result["find_exact_case"] as? [Any])?.isEmpty == true, "\(kind): \(result)")
+            #expect(result["search_and"] as? [String] == Array(testTones[2...]), "\(kind): \(result)")
+            #expect(result["search_not"] as? [String] == Array(testTones[..<2]), "\(kind): \(result)")
+            #expect(result["find_old_style"] as? [String] == Array(testTones[..<2]), "\(kind): \(result)")
+            #expect((result["count"] as? [String: String])?["songs"] == "5", "\(kind): \(result)")
+            #expect(result["list_album"] as? [String] == ["Day Cycle", "Love Songs"], "\(kind): \(result)")
+            #expect((result["bad_filter"] as? String)?.hasPrefix("[2@0] {find}") == true, "\(kind): \(result)")
+            #expect((result["bad_position"] as? String)?.hasPrefix("[2@0] {play} Bad song index") == true, "\(kind): \(result)")
+
+            let accumulated = Set(result["idle_accumulated"] as? [String] ?? [])
+            #expect(accumulated.isSuperset(of: ["player", "mixer", "playlist"]), "\(kind): \(result)")
+            #expect(result["idle_mixer"] as? [String] == ["mixer"], "\(kind): \(result)")
+            #expect(result["idle_playlist"] as? [String] == ["playlist"], "\(kind): \(result)")
+            let final = try #require(result["final_status"] as? [String: String], "\(kind): \(result)")
+            #expect(result["after_next"] as? String == "1" && result["after_previous"] as? String == "0", "\(kind): \(result)")
+            #expect(result["modes_on"] as? [String] == ["1", "1", "1", "1"], "\(kind): \(result)")
+            #expect(result["stopped"] as? String == "stop", "\(kind): \(result)")
+            #expect(
+                result["after_move_delete"] as? [String]
+                    == ["file: Test Tones/Day Cycle/02 Evening.mp3", "file: Test Tones/Day Cycle/01 Morning.mp3"],
+                "\(kind): \(result)")
+            #expect(result["after_moveid_deleteid"] as? [String] == ["file: Test Tones/Day Cycle/01 Morning.mp3"], "\(kind): \(result)")
+            #expect(result["playlist_version_grows"] as? Bool == true, "\(kind): \(result)")
+            #expect(final["volume"] == "61" && final["playlistlength"] == "4", "\(kind): \(final)")
         }
-        #expect(Double(status["duration"] ?? "") ?? 0 >= 40, "\(kind): \(status)")
-        #expect(result["after_relative_seek"] as? String == "17.500", "\(kind): \(result)")
-
-        let current = try #require(result["current"] as? [String: String], "\(kind): \(result)")
-        #expect(current["file"] == "Peer Tones/Long Player/01 First Long.mp3", "\(kind): \(current)")
-        #expect(current["title"] == "First Long" && current["artist"] == "Peer Tones", "\(kind): \(current)")
-        #expect(current["album"] == "Long Player" && current["track"] == "1", "\(kind): \(current)")
-        #expect(current["date"] == "2021" && current["genre"] == "Ambient", "\(kind): \(current)")
-        #expect(current["pos"] == "0" && current["id"] == status["songid"], "\(kind): \(current)")
-        #expect(current["time"] == "40", "\(kind): \(current)")
-
-        let info = try #require(result["playlistinfo"] as? [[String: String]], "\(kind): \(result)")
-        #expect(info.map { $0["pos"] } == ["0", "1", "2"], "\(kind): \(info)")
-        #expect(info[1]["id"] == result["second_id"] as? String, "\(kind): \(info)")
-        let byID = try #require(result["playlistid"] as? [[String: String]], "\(kind): \(result)")
-        #expect(byID.map { $0["file"] } == ["Peer Tones/Long Player/02 Second Long.mp3"], "\(kind): \(byID)")
-
-        let list = try #require(result["command_list"] as? [Any], "\(kind): \(result)")
-        #expect(list.count == 4, "\(kind): \(list)")
-        #expect((list.first as? [String: String])?["state"] == "pause", "\(kind): \(list)")
-        #expect((list.dropFirst().first as? [String: String])?["title"] == "First Long", "\(kind): \(list)")
-        #expect(((list.dropFirst(2).first as? [[String: String]]) ?? []).map { $0["pos"] } == ["1", "2"], "\(kind): \(list)")
-
-        let testTones = [
-            "Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3",
-            "Test Tones/Love Songs/01 Love Song.mp3", "Test Tones/Love Songs/02 Endless Love.mp3",
-            "Test Tones/Love Songs/03 Love Theme.mp3",
-        ]
-        #expect(result["find_expression"] as? [String] == testTones, "\(kind): \(result)")
-        #expect((result["find_exact_case"] as? [Any])?.isEmpty == true, "\(kind): \(result)")
-        #expect(result["search_and"] as? [String] == Array(testTones[2...]), "\(kind): \(result)")
-        #expect(result["search_not"] as? [String] == Array(testTones[..<2]), "\(kind): \(result)")
-        #expect(result["find_old_style"] as? [String] == Array(testTones[..<2]), "\(kind): \(result)")
-        #expect((result["count"] as? [String: String])?["songs"] == "5", "\(kind): \(result)")
-        #expect(result["list_album"] as? [String] == ["Day Cycle", "Love Songs"], "\(kind): \(result)")
-        #expect((result["bad_filter"] as? String)?.hasPrefix("[2@0] {find}") == true, "\(kind): \(result)")
-        #expect((result["bad_position"] as? String)?.hasPrefix("[2@0] {play} Bad song index") == true, "\(kind): \(result)")
-
-        let accumulated = Set(result["idle_accumulated"] as? [String] ?? [])
-        #expect(accumulated.isSuperset(of: ["player", "mixer", "playlist"]), "\(kind): \(result)")
-        #expect(result["idle_mixer"] as? [String] == ["mixer"], "\(kind): \(result)")
-        #expect(result["idle_playlist"] as? [String] == ["playlist"], "\(kind): \(result)")
-        let final = try #require(result["final_status"] as? [String: String], "\(kind): \(result)")
-        #expect(result["after_next"] as? String == "1" && result["after_previous"] as? String == "0", "\(kind): \(result)")
-        #expect(result["modes_on"] as? [String] == ["1", "1", "1", "1"], "\(kind): \(result)")
-        #expect(result["stopped"] as? String == "stop", "\(kind): \(result)")
-        #expect(
-            result["after_move_delete"] as? [String]
-                == ["file: Test Tones/Day Cycle/02 Evening.mp3", "file: Test Tones/Day Cycle/01 Morning.mp3"],
-            "\(kind): \(result)")
-        #expect(result["after_moveid_deleteid"] as? [String] == ["file: Test Tones/Day Cycle/01 Morning.mp3"], "\(kind): \(result)")
-        #expect(result["playlist_version_grows"] as? Bool == true, "\(kind): \(result)")
-        #expect(final["volume"] == "61" && final["playlistlength"] == "4", "\(kind): \(final)")
     }
 }
