@@ -35,8 +35,21 @@ public struct BookmarkAdded: Sendable, Hashable, Codable {
     public init(bookmark: Int64) { self.bookmark = bookmark }
 }
 
-/// The `bookmark_list` result, oldest first.
+/// The `bookmark_list` result: a window of the bookmarks, oldest first, from the
+/// `start`th of `total`. Paged so that 100,000 bookmarks are not one 34 MB line.
 public struct BookmarkList: Sendable, Hashable, Codable {
+    /// Bookmarks in a window when the request gives no `count`.
+    public static let defaultWindow = 1000
+    /// The most a request may ask for at once.
+    public static let maximumWindow = 5000
+
     public var bookmarks: [Bookmark]
-    public init(bookmarks: [Bookmark]) { self.bookmarks = bookmarks }
+    public var start: Int
+    public var total: Int
+
+    public init(bookmarks: [Bookmark], start: Int = 0, total: Int? = nil) {
+        self.bookmarks = bookmarks
+        self.start = start
+        self.total = total ?? bookmarks.count
+    }
 }

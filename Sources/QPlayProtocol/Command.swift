@@ -62,8 +62,9 @@ public enum Command: Sendable, Hashable {
     // Bookmarks
     /// A bookmark at the current position, optionally named.
     case bookmarkAdd(name: String?)
-    /// Every bookmark, or those of one track.
-    case bookmarkList(track: Int64?)
+    /// Bookmarks, or those of one track: `count` of them (the default window when nil)
+    /// from the `start`th, oldest first.
+    case bookmarkList(track: Int64?, start: Int = 0, count: Int? = nil)
     case bookmarkJump(Int64)
     case bookmarkRemove(Int64)
 
@@ -165,8 +166,12 @@ public enum Command: Sendable, Hashable {
             return ["events": .array(sorted.map { .string($0.rawValue) })]
         case .bookmarkAdd(let name):
             return name.map { ["name": .string($0)] }
-        case .bookmarkList(let track):
-            return track.map { ["track": .integer($0)] }
+        case .bookmarkList(let track, let start, let count):
+            var args: [String: JSONValue] = [:]
+            if let track { args["track"] = .integer(track) }
+            if start != 0 { args["start"] = .integer(Int64(start)) }
+            if let count { args["count"] = .integer(Int64(count)) }
+            return args.isEmpty ? nil : args
         case .bookmarkJump(let id), .bookmarkRemove(let id):
             return ["bookmark": .integer(id)]
         }

@@ -128,8 +128,11 @@ extension Command {
             if let name { try ArgumentReader.rejectNUL(name, command: "bookmark_add", argument: "`name`") }
             return .bookmarkAdd(name: name)
         case "bookmark_list":
-            try reader.allowOnly(["track"])
-            return .bookmarkList(track: try reader.integer("track"))
+            try reader.allowOnly(["track", "start", "count"])
+            return .bookmarkList(
+                track: try reader.integer("track"),
+                start: Int(try reader.integer("start", in: 0...Int64(Int32.max)) ?? 0),
+                count: try reader.integer("count", in: 1...Int64(BookmarkList.maximumWindow)).map { Int($0) })
         case "bookmark_jump", "bookmark_remove":
             try reader.allowOnly(["bookmark"])
             guard let id = try reader.integer("bookmark") else {

@@ -57,11 +57,25 @@ struct Bookmarks: ParsableCommand {
         commandName: "bookmarks", abstract: "List bookmarks: id, position, track, name.")
     @OptionGroup var options: ConnectionOptions
 
+    /// A page at a time, as the daemon answers them (`--json`: each page's result on a
+    /// line of its own), so 100,000 bookmarks are never one reply.
     func run() throws {
         try performing {
-            guard let response = try options.run(.bookmarkList(track: nil)) else { return }
-            let list = try response.result(as: BookmarkList.self)
-            Output.lines(list.bookmarks.map(Listing.bookmarkRow))
+            var connection = options.connection
+            let json = connection.json
+            connection.json = false
+            var start = 0
+            while true {
+                guard let response = try connection.run(.bookmarkList(track: nil, start: start)) else { return }
+                let list = try response.result(as: BookmarkList.self)
+                if json {
+                    Output.bytes((response.rawResult ?? ArraySlice("{}".utf8)) + [10])
+                } else {
+                    Output.lines(list.bookmarks.map(Listing.bookmarkRow))
+                }
+                start = list.start + list.bookmarks.count
+                guard !list.bookmarks.isEmpty, start < list.total else { return }
+            }
         }
     }
 }

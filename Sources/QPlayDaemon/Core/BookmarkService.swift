@@ -20,21 +20,42 @@ struct BookmarkService: Sendable {
         guard let track = snapshot.status.track else {
             throw ProtocolError.badRequest("bookmark_add: nothing is playing or paused to bookmark")
         }
-        return try store.addBookmark(track: track.id, position: snapshot.status.position, name: name)
+        return try saving { try store.addBookmark(track: track.id, position: snapshot.status.position, name: name) }
     }
 
-    /// Oldest first, of the tracks the library still has.
-    func list(track: Int64?) throws -> [Bookmark] {
-        let stored = try store.bookmarks(track: track)
+    /// `count` bookmarks (the default window when nil) from the `start`th, oldest first,
+    /// of the tracks the library still has. Only the window's tracks are built: a list
+    /// of 100,000 bookmarks is answered a page at a time.
+    func list(track: Int64?, start: Int = 0, count: Int? = nil) throws -> BookmarkList {
+        var stored = try store.bookmarks(track: track)
         let ids = Set(stored.map(\.track))
+        let known = try index.knownIDs(among: ids)
+        if known.count < ids.count {
+            try saving { try store.forgetTracks(Array(ids.subtracting(known))) }
+            stored.removeAll { !known.contains($0.track) }
+        }
+        let window = stored.dropFirst(start).prefix(count ?? BookmarkList.defaultWindow)
         let tracks = Dictionary(
-            try index.tracks(ids: Array(ids)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        try store.forgetTracks(Array(ids.subtracting(tracks.keys)))
-        return stored.compactMap { bookmark in tracks[bookmark.track].map { Self.wire(bookmark, track: $0) } }
+            try index.tracks(ids: Array(Set(window.map(\.track)))).map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        return BookmarkList(
+            bookmarks: window.compactMap { bookmark in tracks[bookmark.track].map { Self.wire(bookmark, track: $0) } },
+            start: start, total: stored.count)
     }
 
     func remove(_ id: Int64) throws {
-        guard try store.removeBookmark(id) else { throw ProtocolError.notFound("no bookmark \(id)") }
+        guard try saving({ try store.removeBookmark(id) }) else { throw ProtocolError.notFound("no bookmark \(id)") }
+    }
+
+    /// A write to the state database; a full or read-only disk is told as that file's,
+    /// not as the library index's (the dispatcher's word for other storage failures).
+    private func saving<Result>(_ write: () throws -> Result) throws -> Result {
+        do {
+            return try write()
+        } catch where DatabaseFiles.isStorageFailure(error) {
+            throw ProtocolError.unavailable(
+                "cannot write the state database \(store.path): \(DatabaseFiles.reason(error))")
+        }
     }
 
     /// Plays the bookmark's track from its position: its entry when the queue has it
@@ -45,7 +66,7 @@ struct BookmarkService: Sendable {
             throw ProtocolError.notFound("no bookmark \(id)")
         }
         guard let track = try index.tracks(ids: [bookmark.track]).first else {
-            try store.forgetTracks([bookmark.track])
+            try saving { try store.forgetTracks([bookmark.track]) }
             throw ProtocolError.notFound("the track of bookmark \(id) is no longer in the library")
         }
         try await player.perform { engine, now, position throws(EngineError) in

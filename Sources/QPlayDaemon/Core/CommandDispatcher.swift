@@ -164,8 +164,8 @@ struct CommandDispatcher: RequestHandler {
         // Bookmarks
         case .bookmarkAdd(let name):
             return .success(BookmarkAdded(bookmark: try await bookmarkService().add(name: name)))
-        case .bookmarkList(let track):
-            return .success(BookmarkList(bookmarks: try bookmarkService().list(track: track)))
+        case .bookmarkList(let track, let start, let count):
+            return .success(try bookmarkService().list(track: track, start: start, count: count))
         case .bookmarkJump(let id):
             try await bookmarkService().jump(id)
             return .success(QPlayProtocol.Status(await player.snapshot()))
@@ -198,6 +198,10 @@ struct CommandDispatcher: RequestHandler {
             }
             return tracks
         case .paths(let paths):
+            // FilePath drops a trailing `/` or `/.`, which would make `track.mp3/` the file.
+            if let folder = paths.first(where: { $0.hasSuffix("/") || $0.hasSuffix("/.") }) {
+                throw ProtocolError.badRequest("\(folder) is not a file: a path that ends in / names a folder")
+            }
             let relative = try paths.map(relativePath)
             let exact = try index.tracks(paths: relative)
             let found = Set(exact.map(\.path))

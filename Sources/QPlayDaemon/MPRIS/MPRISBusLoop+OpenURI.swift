@@ -1,3 +1,4 @@
+import Foundation
 import QPlayEngine
 import QPlayLibrary
 import QPlayModel
@@ -25,6 +26,11 @@ extension MPRISBusLoop {
     func open(_ uri: String) -> Failure? {
         guard let absolute = FileURI.decode(uri) else {
             return .invalid("qplay opens file:// URIs of local files, not \(uri)")
+        }
+        // FilePath drops a trailing `/` or `/.`, which would make `track.mp3/` the file.
+        let written = uri.removingPercentEncoding ?? uri
+        guard !written.hasSuffix("/"), !written.hasSuffix("/.") else {
+            return .invalid("\(uri) is not a file: a path that ends in / names a folder")
         }
         let root = library.musicDirectory.lexicallyNormalized()
         let path = absolute.lexicallyNormalized()
