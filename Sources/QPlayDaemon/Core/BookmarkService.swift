@@ -27,20 +27,21 @@ struct BookmarkService: Sendable {
     /// of the tracks the library still has. Only the window's tracks are built: a list
     /// of 100,000 bookmarks is answered a page at a time.
     func list(track: Int64?, start: Int = 0, count: Int? = nil) throws -> BookmarkList {
-        var stored = try store.bookmarks(track: track)
-        let ids = Set(stored.map(\.track))
+        // Those of tracks gone from the library go first, so the pages and the total
+        // count only bookmarks that can be shown.
+        let ids = try store.bookmarkedTracks(track: track)
         let known = try index.knownIDs(among: ids)
         if known.count < ids.count {
             try saving { try store.forgetTracks(Array(ids.subtracting(known))) }
-            stored.removeAll { !known.contains($0.track) }
         }
-        let window = stored.dropFirst(start).prefix(count ?? BookmarkList.defaultWindow)
+        let (window, total) = try store.bookmarks(
+            track: track, start: start, count: count ?? BookmarkList.defaultWindow)
         let tracks = Dictionary(
             try index.tracks(ids: Array(Set(window.map(\.track)))).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         return BookmarkList(
             bookmarks: window.compactMap { bookmark in tracks[bookmark.track].map { Self.wire(bookmark, track: $0) } },
-            start: start, total: stored.count)
+            start: start, total: total)
     }
 
     func remove(_ id: Int64) throws {

@@ -39,6 +39,36 @@ extension StateStore {
         }
     }
 
+    /// The tracks bookmarks are of (of one track when given): what a listing checks
+    /// against the library before it counts and pages.
+    func bookmarkedTracks(track: Int64? = nil) throws -> Set<Int64> {
+        try database.read { db in
+            Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT DISTINCT track FROM bookmark" + (track == nil ? "" : " WHERE track = ?"),
+                    arguments: track.map { [$0] } ?? []))
+        }
+    }
+
+    /// `count` bookmarks from the `start`th, oldest first (of one track when given), and
+    /// how many there are in all: one page of a long list, read in SQL.
+    func bookmarks(track: Int64?, start: Int, count: Int) throws -> (page: [StoredBookmark], total: Int) {
+        try database.read { db in
+            let filter = track == nil ? "" : " WHERE track = ?"
+            let arguments: StatementArguments = track.map { [$0] } ?? []
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bookmark" + filter, arguments: arguments) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM bookmark\(filter) ORDER BY id LIMIT ? OFFSET ?",
+                arguments: arguments + [count, start])
+            let page = rows.map { row in
+                StoredBookmark(
+                    id: row["id"], track: row["track"], position: row["position"], name: row["name"],
+                    created: row["created"])
+            }
+            return (page, total)
+        }
+    }
+
     /// Whether there was such a bookmark.
     func removeBookmark(_ id: Int64) throws -> Bool {
         try database.write { db in
