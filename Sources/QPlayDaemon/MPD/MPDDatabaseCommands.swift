@@ -8,12 +8,12 @@ import SystemPackage
 /// `listall`, `listallinfo`, `update`, `rescan`.
 enum MPDDatabaseCommands {
     static let all: [MPDCommand] = [
-        MPDCommand("find", arguments: 1...Int.max) { call in try find(&call, folded: false) },
-        MPDCommand("search", arguments: 1...Int.max) { call in try find(&call, folded: true) },
+        MPDCommand("find", arguments: 1...Int.max) { call in try await find(&call, folded: false) },
+        MPDCommand("search", arguments: 1...Int.max) { call in try await find(&call, folded: true) },
         MPDCommand("findadd", arguments: 1...Int.max) { call in try await findAdd(&call, folded: false) },
         MPDCommand("searchadd", arguments: 1...Int.max) { call in try await findAdd(&call, folded: true) },
-        MPDCommand("count", arguments: 1...Int.max) { call in try count(&call) },
-        MPDCommand("list", arguments: 1...Int.max) { call in try list(&call) },
+        MPDCommand("count", arguments: 1...Int.max) { call in try await count(&call) },
+        MPDCommand("list", arguments: 1...Int.max) { call in try await list(&call) },
         MPDCommand("lsinfo", arguments: 0...1) { call in try lsinfo(&call) },
         MPDCommand("listall", arguments: 0...1) { call in try listAll(&call, info: false) },
         MPDCommand("listallinfo", arguments: 0...1) { call in try listAll(&call, info: true) },
@@ -23,12 +23,16 @@ enum MPDDatabaseCommands {
         MPDCommand("rescan", arguments: 0...1) { call in try await update(&call) },
     ]
 
-    /// The tracks an MPD filter selects, in the index's order.
-    static func tracks(matching filter: MPDTrackFilter, in context: MPDCommandContext) throws -> [Track] {
-        let (query, exact) = filter.narrowing
-        let candidates = try context.index.search(query)
-        context.memory.queryAnswered()
-        return exact ? candidates.tracks : candidates.filter(filter.matches)
+    /// The tracks an MPD filter selects, in the index's order. Off the connection's event
+    /// loop: a search of a large library, or a costly regular expression, must not keep
+    /// the loop's other clients from being greeted and answered.
+    static func tracks(matching filter: MPDTrackFilter, in context: MPDCommandContext) async throws -> [Track] {
+        try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            let (query, exact) = filter.narrowing
+            let candidates = try context.index.search(query)
+            context.memory.queryAnswered()
+            return exact ? candidates.tracks : try filter.selected(from: candidates.tracks)
+        }
     }
 
     private static func searchArguments(_ call: MPDCall, from start: Int, folded: Bool) throws -> (MPDSearchArguments, MPDTrackFilter) {
@@ -36,9 +40,9 @@ enum MPDDatabaseCommands {
         return (arguments, try MPDTrackFilter(arguments.filter, folded: folded))
     }
 
-    private static func find(_ call: inout MPDCall, folded: Bool) throws {
+    private static func find(_ call: inout MPDCall, folded: Bool) async throws {
         let (arguments, filter) = try searchArguments(call, from: 0, folded: folded)
-        var found = try tracks(matching: filter, in: call.context)
+        var found = try await tracks(matching: filter, in: call.context)
         if let sort = arguments.sort { found = try sorted(found, by: sort) }
         let window = arguments.window.map { $0.clamped(to: found.count) } ?? found.indices
         let mask = MPDTagMask(call.settings.tags)
@@ -53,7 +57,7 @@ enum MPDDatabaseCommands {
 
     private static func findAdd(_ call: inout MPDCall, folded: Bool) async throws {
         let (arguments, filter) = try searchArguments(call, from: 0, folded: folded)
-        var found = try tracks(matching: filter, in: call.context)
+        var found = try await tracks(matching: filter, in: call.context)
         if let sort = arguments.sort { found = try sorted(found, by: sort) }
         let window = arguments.window.map { $0.clamped(to: found.count) } ?? found.indices
         let selected = Array(found[window])
@@ -101,9 +105,9 @@ enum MPDDatabaseCommands {
         return MPDSongWriter.value(of: tag, in: track) ?? ""
     }
 
-    private static func count(_ call: inout MPDCall) throws {
+    private static func count(_ call: inout MPDCall) async throws {
         let (rest, groups) = try splitGroups(call.arguments[...])
-        let found = try tracks(matching: try filter(rest, folded: false), in: call.context)
+        let found = try await tracks(matching: try filter(rest, folded: false), in: call.context)
         guard let group = groups.first else {
             call.response.field("songs", found.count)
             call.response.field("playtime", Int(found.reduce(0) { $0 + $1.duration }))
@@ -123,7 +127,7 @@ enum MPDDatabaseCommands {
 
     /// `list TAG [FILTER] [group TAG]...`: the distinct values, sorted, under their groups.
     /// `list file` lists the files; `list album ARTIST` is MPD's old form.
-    private static func list(_ call: inout MPDCall) throws {
+    private static func list(_ call: inout MPDCall) async throws {
         let name = call[0]
         let listsFiles = name.lowercased() == "file"
         guard listsFiles || MPDTag.named(name) != nil || MPDKnownTags.contains(name) else {
@@ -138,7 +142,7 @@ enum MPDDatabaseCommands {
         } else {
             trackFilter = try filter(rest, folded: false)
         }
-        let found = try tracks(matching: trackFilter, in: call.context)
+        let found = try await tracks(matching: trackFilter, in: call.context)
         if listsFiles {
             for track in found { call.response.field("file", track.text(of: .path)) }
             return

@@ -6,10 +6,16 @@ import QPlayModel
 /// `search` (`folded`) compares with qplay's folding (case and accents), as qplay's own
 /// search does. The library index answers a folded contains fast, so the terms it can
 /// take narrow the candidates first (`narrowing`); `matches` then decides exactly.
-struct MPDTrackFilter {
+/// Regular expressions run on `BoundedRegex` (linear time in the text), with a budget of
+/// steps for the whole filtering (`stepBudget`): a hostile pattern cannot hold a core.
+struct MPDTrackFilter: Sendable {
+    /// The regular expression steps one command may take over all the tracks it filters
+    /// (about a second); past them it fails with an ACK.
+    static let stepBudget = 400_000_000
+
     let filter: MPDFilter?
     let folded: Bool
-    private var regexes: [String: Regex<AnyRegexOutput>] = [:]
+    private var regexes: [String: BoundedRegex] = [:]
 
     init(_ filter: MPDFilter?, folded: Bool) throws {
         self.filter = filter
@@ -22,10 +28,10 @@ struct MPDTrackFilter {
         case .compare(_, let comparison, let value):
             guard comparison == .regex || comparison == .notRegex, regexes[value] == nil else { return }
             do {
-                let regex = try Regex(value)
-                regexes[value] = folded ? regex.ignoresCase() : regex
+                // `search` compares without case, as MPD's PCRE2_CASELESS; `find` with it.
+                regexes[value] = try BoundedRegex(value, caseless: folded)
             } catch {
-                throw MPDError(.argument, "Invalid regular expression: \(value)")
+                throw MPDError(.argument, "Invalid regular expression: \(value) (\(error.reason) at \(error.offset))")
             }
         case .not(let inner):
             try compile(inner)
@@ -69,15 +75,34 @@ struct MPDTrackFilter {
         }
     }
 
-    func matches(_ track: Track) -> Bool {
-        guard let filter else { return true }
-        return matches(filter, track)
+    /// The tracks that match, in their order; an ACK when the regular expressions ran
+    /// out of `stepBudget`.
+    func selected(from tracks: [Track]) throws(MPDError) -> [Track] {
+        var steps = Self.stepBudget
+        let found = tracks.filter { matches($0, steps: &steps) }
+        guard steps >= 0 else {
+            throw MPDError(.argument, "regular expression too costly for the library (over \(Self.stepBudget) steps)")
+        }
+        return found
     }
 
-    private func matches(_ filter: MPDFilter, _ track: Track) -> Bool {
+    /// Whether `track` matches, with a budget of its own.
+    func matches(_ track: Track) -> Bool {
+        var steps = Self.stepBudget
+        return matches(track, steps: &steps)
+    }
+
+    /// Whether `track` matches; `steps` counts the regular expressions' work down (past
+    /// zero, they match nothing).
+    func matches(_ track: Track, steps: inout Int) -> Bool {
+        guard let filter else { return true }
+        return matches(filter, track, &steps)
+    }
+
+    private func matches(_ filter: MPDFilter, _ track: Track, _ steps: inout Int) -> Bool {
         switch filter {
-        case .and(let parts): return parts.allSatisfy { matches($0, track) }
-        case .not(let inner): return !matches(inner, track)
+        case .and(let parts): return parts.allSatisfy { matches($0, track, &steps) }
+        case .not(let inner): return !matches(inner, track, &steps)
         case .compare(let subject, let comparison, let value):
             switch subject {
             case .base:
@@ -85,7 +110,7 @@ struct MPDTrackFilter {
                 let path = track.text(of: .path)
                 return base.isEmpty || path == base || path.hasPrefix(base + "/")
             case .file:
-                return compare(track.text(of: .path), comparison, value)
+                return compare(track.text(of: .path), comparison, value, &steps)
             case .tag(let tag):
                 // A missing tag is the empty string for (in)equality, as in MPD, and
                 // matches nothing else.
@@ -96,22 +121,22 @@ struct MPDTrackFilter {
                     default: return comparison == .notRegex
                     }
                 }
-                return compare(text, comparison, value)
+                return compare(text, comparison, value, &steps)
             case .any:
                 let texts = MPDSongWriter.supportedTags.compactMap { MPDSongWriter.value(of: $0, in: track) }
                 if comparison == .notEquals || comparison == .notRegex {
-                    return texts.allSatisfy { compare($0, comparison, value) }
+                    return texts.allSatisfy { compare($0, comparison, value, &steps) }
                 }
-                return texts.contains { compare($0, comparison, value) }
+                return texts.contains { compare($0, comparison, value, &steps) }
             }
         }
     }
 
-    private func compare(_ text: String, _ comparison: MPDFilterOperator, _ value: String) -> Bool {
+    private func compare(_ text: String, _ comparison: MPDFilterOperator, _ value: String, _ steps: inout Int) -> Bool {
         switch comparison {
         case .regex, .notRegex:
-            guard let regex = regexes[value] else { return false }
-            let found = (try? regex.firstMatch(in: text)) != nil
+            // Out of steps: no match either way; `selected` then fails the command.
+            guard let regex = regexes[value], let found = regex.matches(text, steps: &steps) else { return false }
             return comparison == .regex ? found : !found
         default:
             break
