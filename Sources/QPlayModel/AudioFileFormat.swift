@@ -35,6 +35,9 @@ public struct AudioFileFormat: RawRepresentable, Hashable, Sendable, CaseIterabl
     /// otherwise.
     public static let allFileExtensions: Set<String> = Set(allCases.flatMap(\.fileExtensions))
 
+    /// Every format's MIME types, in the table's order: MPRIS's `SupportedMimeTypes`.
+    public static let allMimeTypes: [String] = allCases.flatMap(\.row.mimeTypes)
+
     /// How many bytes after a leading ID3v2 tag a signature sees.
     public static let headLength = 64
 

@@ -1,7 +1,8 @@
 /// The audio formats qplay plays, one row each: the only list of them in the code.
 /// The decoder registry (which decoder plays a file, the wording of its refusals), the
 /// scanner (which files it reads and as what), the TagLib shim's parser, the MPD
-/// frontend's `decoders` and song fields, and the wire's `format` all read this table.
+/// frontend's `decoders` and song fields, MPRIS's `SupportedMimeTypes` and the wire's
+/// `format` all read this table.
 /// A new format is its C module, its decoder file (whose `FormatDecoder` names the row),
 /// a row here, and that `FormatDecoder`'s line in `DecoderRegistry.standard`; a TagLib
 /// type the shim has no kind of its own for is `.detectedByTagLib`. The rows' order is
@@ -11,16 +12,19 @@ extension AudioFileFormat {
         AudioFormatRow(
             wireName: "mp3", displayName: "MP3", signature: .bits([0xFF, 0xE0], mask: [0xFF, 0xE0]),
             fileExtensions: ["mp3", "mp2", "mp1"], tagLibKind: .mpeg, mpdDecoder: "mp3", mpdSampleFormat: "24",
-            searchedWhenUnrecognised: true),
+            mimeTypes: ["audio/mpeg", "audio/mp3", "audio/x-mp3"], searchedWhenUnrecognised: true),
         AudioFormatRow(
             wireName: "flac", displayName: "FLAC", signature: .prefix(Array("fLaC".utf8)),
-            fileExtensions: ["flac"], tagLibKind: .flac, mpdDecoder: "flac", mpdSampleFormat: nil),
+            fileExtensions: ["flac"], tagLibKind: .flac, mpdDecoder: "flac", mpdSampleFormat: nil,
+            mimeTypes: ["audio/flac", "audio/x-flac"]),
         AudioFormatRow(
             wireName: "vorbis", displayName: "Ogg Vorbis", signature: .oggFirstPacket([0x01] + Array("vorbis".utf8)),
-            fileExtensions: ["ogg", "oga"], tagLibKind: .oggVorbis, mpdDecoder: "vorbis", mpdSampleFormat: "f"),
+            fileExtensions: ["ogg", "oga"], tagLibKind: .oggVorbis, mpdDecoder: "vorbis", mpdSampleFormat: "f",
+            mimeTypes: ["audio/ogg", "audio/vorbis", "audio/x-vorbis+ogg"]),
         AudioFormatRow(
             wireName: "opus", displayName: "Opus", signature: .oggFirstPacket(Array("OpusHead".utf8)),
-            fileExtensions: ["opus"], tagLibKind: .oggOpus, mpdDecoder: "opus", mpdSampleFormat: "16"),
+            fileExtensions: ["opus"], tagLibKind: .oggOpus, mpdDecoder: "opus", mpdSampleFormat: "16",
+            mimeTypes: ["audio/opus", "audio/x-opus+ogg"]),
     ]
 }
 
@@ -43,6 +47,9 @@ public struct AudioFormatRow: Sendable {
     /// The sample format MPD's decoder gives (MPD's `audio` and a song's `Format`), so
     /// clients show what they would with MPD; nil: the file's own bit depth.
     public let mpdSampleFormat: String?
+    /// The MIME types of the format's files, as file managers and desktops name them:
+    /// MPRIS's `SupportedMimeTypes` lists every row's.
+    public let mimeTypes: [String]
     /// Whether a file no signature recognises is searched for this format's audio. MPEG
     /// only: an MP3 may start with junk, and its decoder searches for frames within a
     /// budget. One row at most.
@@ -50,7 +57,8 @@ public struct AudioFormatRow: Sendable {
 
     public init(
         wireName: String, displayName: String, signature: ContentSignature, fileExtensions: [String],
-        tagLibKind: TagLibKind, mpdDecoder: String, mpdSampleFormat: String?, searchedWhenUnrecognised: Bool = false
+        tagLibKind: TagLibKind, mpdDecoder: String, mpdSampleFormat: String?, mimeTypes: [String],
+        searchedWhenUnrecognised: Bool = false
     ) {
         self.wireName = wireName
         self.displayName = displayName
@@ -59,6 +67,7 @@ public struct AudioFormatRow: Sendable {
         self.tagLibKind = tagLibKind
         self.mpdDecoder = mpdDecoder
         self.mpdSampleFormat = mpdSampleFormat
+        self.mimeTypes = mimeTypes
         self.searchedWhenUnrecognised = searchedWhenUnrecognised
     }
 }

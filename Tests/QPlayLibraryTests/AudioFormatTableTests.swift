@@ -23,6 +23,12 @@ import Testing
         #expect(Set(extensions).count == extensions.count, "an extension claims two formats: \(extensions)")
         #expect(extensions.allSatisfy { $0 == $0.lowercased() && !$0.hasPrefix(".") })
         #expect(rows.filter(\.searchedWhenUnrecognised).count == 1)
+        // MPRIS's SupportedMimeTypes is every row's MIME types: each row names its own.
+        #expect(rows.allSatisfy { !$0.mimeTypes.isEmpty }, "a row without MIME types")
+        let mimeTypes = rows.flatMap(\.mimeTypes)
+        #expect(Set(mimeTypes).count == mimeTypes.count, "a MIME type claims two formats: \(mimeTypes)")
+        #expect(mimeTypes.allSatisfy { $0.hasPrefix("audio/") && $0 == $0.lowercased() })
+        #expect(AudioFileFormat.allMimeTypes == mimeTypes)
         for format in AudioFileFormat.allCases {
             #expect(AudioFileFormat(rawValue: format.rawValue) == format)
         }

@@ -10,11 +10,9 @@ import Glibc
 /// current by core events); Position is read from the player on demand, as MPRIS
 /// clients expect of a property that sends no change signals.
 extension MPRISBusLoop {
-    /// What qplay decodes (docs/BEHAVIOUR.md, Audio), as the MIME types file managers and desktops use.
-    static let mimeTypes = [
-        "audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/flac", "audio/x-flac", "audio/ogg", "audio/vorbis",
-        "audio/x-vorbis+ogg", "audio/opus", "audio/x-opus+ogg",
-    ]
+    /// What qplay decodes (docs/BEHAVIOUR.md, Audio), as the MIME types file managers and
+    /// desktops use: the format table's, so a new format's row adds its own.
+    static let mimeTypes = AudioFileFormat.allMimeTypes
     /// Separates the strings of a list handed to the C side; no tag holds it.
     static let listSeparator: CChar = 0x1F
 

@@ -1,4 +1,5 @@
 import Foundation
+import QPlayModel
 import QPlayTestSupport
 import SystemPackage
 import Testing
@@ -149,6 +150,8 @@ struct MPRISTests {
         #expect(xml.contains("readonly as SupportedUriSchemes"))
         #expect(try gdbus.get("org.mpris.MediaPlayer2", "Identity") == "(<'qplay'>,)")
         #expect(try gdbus.get("org.mpris.MediaPlayer2", "SupportedUriSchemes") == "(<['file']>,)")
+        let mimeTypes = AudioFileFormat.allMimeTypes.map { "'\($0)'" }.joined(separator: ", ")
+        #expect(try gdbus.get("org.mpris.MediaPlayer2", "SupportedMimeTypes") == "(<[\(mimeTypes)]>,)")
         #expect(try gdbus.get("org.mpris.MediaPlayer2.Player", "CanGoNext") == "(<false>,)")
 
         try daemon.qplayOK("add", "--where", "album=Bus Album")
