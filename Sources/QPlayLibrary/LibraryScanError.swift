@@ -15,6 +15,9 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
     /// The subpath goes through a symlink back into a folder above it (a symlink loop):
     /// the whole directory's scan indexes that folder once, by its own path.
     case subpathLoops(FilePath)
+    /// The subpath goes through a symlink to a folder the index holds by its own path
+    /// (`indexedAs`): the whole directory's scan entered it there, not through the link.
+    case subpathDuplicates(FilePath, indexedAs: FilePath)
     /// Another scan of the same index is running.
     case scanInProgress
 
@@ -30,8 +33,18 @@ public enum LibraryScanError: Error, Equatable, CustomStringConvertible {
             return "\(path) does not exist in the music directory"
         case .subpathLoops(let path):
             return "\(path) goes through a symlink back into a folder above it; the library indexes that folder once, by its own path"
+        case .subpathDuplicates(let path, let folder):
+            return "\(path) goes through a symlink to \(folder), which the library indexes by its own path"
         case .scanInProgress:
             return "a scan is already running"
+        }
+    }
+
+    /// A path the whole scan would not index there: the request is at fault.
+    public var isDuplicatePath: Bool {
+        switch self {
+        case .subpathLoops, .subpathDuplicates: true
+        default: false
         }
     }
 }

@@ -27,7 +27,7 @@ struct CommandDispatcher: RequestHandler {
             return .failure(error)
         } catch let error as LibraryScanError {
             if case .subpathNotFound = error { return .failure(.notFound(error.description)) }
-            if case .subpathLoops = error { return .failure(.badRequest(error.description)) }
+            if error.isDuplicatePath { return .failure(.badRequest(error.description)) }
             return .failure(.unavailable(error.description))
         } catch where DatabaseFiles.isStorageFailure(error) {
             // The disk, not the daemon: full, read-only or failing.

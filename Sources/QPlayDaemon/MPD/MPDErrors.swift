@@ -18,7 +18,7 @@ enum MPDErrors {
             }
         case let error as LibraryScanError:
             if case .subpathNotFound = error { return MPDError(.noExist, "Malformed path") }
-            if case .subpathLoops = error { return MPDError(.argument, error.description) }
+            if error.isDuplicatePath { return MPDError(.argument, error.description) }
             return MPDError(.system, error.description)
         default:
             if DatabaseFiles.isStorageFailure(error) {

@@ -7,10 +7,11 @@ import Testing
 import Glibc
 #endif
 
-/// A music directory with a symlink back to itself (`selfloop -> .`) and one back up
-/// (`A/up -> ..`). The whole directory's scan enters each folder once; a scan of one path
-/// (JSON `update`, MPD `update`/`rescan`, MPRIS `OpenUri`) must not index through such a
-/// link either, or each call adds another copy of the library (docs/RELIABILITY.md).
+/// A music directory with a symlink back to itself (`selfloop -> .`), one back up
+/// (`A/up -> ..`) and a second name for a folder (`alias -> A`). The whole directory's
+/// scan enters each folder once; a scan of one path (JSON `update`, MPD
+/// `update`/`rescan`, MPRIS `OpenUri`) must not index through such a link either, or
+/// each call adds another copy of the library (docs/RELIABILITY.md).
 enum SymlinkLoopMusic {
     static let files = ["A/one.mp3", "A/two.mp3", "B/three.mp3"]
 
@@ -20,6 +21,8 @@ enum SymlinkLoopMusic {
         for file in files { try music.copy(SampleCatalog.named("untagged.mp3").path, to: music.appending(file)) }
         #expect(symlink(".", music.appending("selfloop").string) == 0)
         #expect(symlink("..", music.appending("A/up").string) == 0)
+        // Not a loop, a second name: the whole scan enters A by its own name first.
+        #expect(symlink("A", music.appending("alias").string) == 0)
         return music
     }
 
@@ -36,7 +39,7 @@ struct HostileScanTests {
         try withDaemon(music: music.path.string) { daemon in
             #expect(try SymlinkLoopMusic.trackCount(daemon) == 3, "the whole scan enters each folder once")
             let client = try daemon.client()
-            let paths = ["selfloop", "selfloop/selfloop", "selfloop/A", "selfloop/selfloop/selfloop/B", "A/up", "A/up/B"]
+            let paths = ["selfloop", "selfloop/selfloop", "selfloop/A", "selfloop/selfloop/selfloop/B", "A/up", "A/up/B", "alias"]
             for call in 0..<30 {
                 let path = paths[call % paths.count]
                 let response = try client.request("update", ["path": path, "wait": true])
@@ -59,7 +62,7 @@ struct HostileScanTests {
         try withDaemon(music: music.path.string, arguments: ["--mpd", "127.0.0.1:\(port)"]) { daemon in
             let mpd = try MPDRawClient(port: port)
             for call in 0..<30 {
-                let line = call.isMultiple(of: 2) ? "update selfloop/selfloop" : "rescan \"selfloop/A\""
+                let line = ["update selfloop/selfloop", "rescan \"selfloop/A\"", "update alias"][call % 3]
                 let answer = try mpd.command(line)
                 #expect(answer.last?.hasPrefix("ACK [2@0]") == true && answer.last?.contains("symlink") == true, "\(line): \(answer)")
             }
@@ -85,7 +88,7 @@ struct HostileOpenUriTests {
             let gdbus = GDBus(bus: bus)
             try waitUntil("qplay is on the bus") { (try? gdbus.introspect()) != nil }
             for call in 0..<30 {
-                let file = call.isMultiple(of: 2) ? "selfloop/A/one.mp3" : "A/up/selfloop/B/three.mp3"
+                let file = ["selfloop/A/one.mp3", "A/up/selfloop/B/three.mp3", "alias/two.mp3"][call % 3]
                 let refused = try gdbus.call("org.mpris.MediaPlayer2.Player.OpenUri", "file://" + music.appending(file).string)
                 #expect(refused.status != 0 && refused.stderr.contains("symlink"), "\(file): \(refused)")
             }
