@@ -21,6 +21,7 @@ public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, log: Logger) async -> Int32 {
         let startedAt = ContinuousClock.now
         SignalHandling.ignoreSIGPIPE()
+        SignalHandling.ignoreUnusedSignals()
         let connectionCap = descriptorBudget(configuration, log: log)
         do {
             for folder in try DaemonDirectories.prepare(for: configuration) {

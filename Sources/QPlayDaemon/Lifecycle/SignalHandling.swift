@@ -61,6 +61,17 @@ public final class SignalHandling: Sendable {
     public static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
     }
+
+    /// Signals whose default action ends the process without the shutdown path (no
+    /// state saved, the socket left behind) that qplayd has no use for: SIGHUP comes
+    /// when the terminal that started it closes or from `systemctl reload`/`kill -HUP`
+    /// habits (qplayd has nothing to reload: the config file is read at start), and
+    /// SIGUSR1/SIGUSR2 from tools that send them to any player. Ignored (docs/RUNNING.md).
+    public static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2]
+
+    public static func ignoreUnusedSignals() {
+        for number in ignoredSignals { signal(number, SIG_IGN) }
+    }
 }
 
 /// The write end of the self-pipe, read by the signal handler. A plain global with a
