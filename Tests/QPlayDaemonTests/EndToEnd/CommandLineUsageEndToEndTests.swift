@@ -14,46 +14,43 @@ struct CommandLineUsageEndToEndTests {
     }
 
     @Test func connectionOptionsWorkBeforeTheSubcommand() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        try daemon.qplayOK("add", "love")
-        let socket = daemon.socketPath
-        let expected = try daemon.qplayOK("status")
-        // $QPLAY_SOCKET points nowhere: only the option can have found the daemon.
-        let variants: [[String]] = [
-            ["--socket", socket, "status"],
-            ["--socket=\(socket)", "status"],
-            ["--timeout", "10", "--socket", socket, "status"],
-            ["--socket", socket, "--timeout=10", "status"],
-        ]
-        for arguments in variants {
-            let result = try runProcess(BuiltProducts.url("qplay"), arguments, environment: nowhere)
-            #expect(result.status == 0, "qplay \(arguments): \(result.stderr)")
-            #expect(result.stdout == expected, "qplay \(arguments)")
-        }
-        let json = try runProcess(BuiltProducts.url("qplay"), ["--json", "--socket", socket, "queue"], environment: nowhere)
-        #expect(json.status == 0, "\(json.stderr)")
-        #expect(try parseObject(json.stdout)["entries"] != nil, "\(json.stdout)")
-        // Before a subcommand ArgumentParser reads itself (not the quick path), with its
-        // own options after it.
-        let search = try runProcess(
-            BuiltProducts.url("qplay"), ["--socket", socket, "search", "love", "--limit", "1"], environment: nowhere)
-        #expect(search.status == 0, "\(search.stderr)")
-        #expect(search.stdout.split(separator: "\n").count == 1, "\(search.stdout)")
-        // A template that begins with '-', as its own word, on both paths (quick, and
-        // ArgumentParser's when another option makes it take over).
-        let title = try daemon.qplayJSON("status")["track"].flatMap { ($0 as? [String: Any])?["title"] as? String }
-        for arguments in [
-            ["status", "--format", "- {title}"], ["--socket", socket, "status", "--format", "- {title}"],
-            ["status", "--format", "- {title}", "--socket", socket, "--socket", socket],
-        ] {
-            let result = try runProcess(
-                BuiltProducts.url("qplay"), arguments, environment: ["QPLAY_SOCKET": socket])
-            #expect(result.status == 0, "qplay \(arguments): \(result.stderr)")
-            #expect(result.stdout == "- \(title ?? "?")\n", "qplay \(arguments)")
+        try withDaemon { daemon in
+            try daemon.qplayOK("add", "love")
+            let socket = daemon.socketPath
+            let expected = try daemon.qplayOK("status")
+            // $QPLAY_SOCKET points nowhere: only the option can have found the daemon.
+            let variants: [[String]] = [
+                ["--socket", socket, "status"],
+                ["--socket=\(socket)", "status"],
+                ["--timeout", "10", "--socket", socket, "status"],
+                ["--socket", socket, "--timeout=10", "status"],
+            ]
+            for arguments in variants {
+                let result = try runProcess(BuiltProducts.url("qplay"), arguments, environment: nowhere)
+                #expect(result.status == 0, "qplay \(arguments): \(result.stderr)")
+                #expect(result.stdout == expected, "qplay \(arguments)")
+            }
+            let json = try runProcess(BuiltProducts.url("qplay"), ["--json", "--socket", socket, "queue"], environment: nowhere)
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(try parseObject(json.stdout)["entries"] != nil, "\(json.stdout)")
+            // Before a subcommand ArgumentParser reads itself (not the quick path), with its
+            // own options after it.
+            let search = try runProcess(
+                BuiltProducts.url("qplay"), ["--socket", socket, "search", "love", "--limit", "1"], environment: nowhere)
+            #expect(search.status == 0, "\(search.stderr)")
+            #expect(search.stdout.split(separator: "\n").count == 1, "\(search.stdout)")
+            // A template that begins with '-', as its own word, on both paths (quick, and
+            // ArgumentParser's when another option makes it take over).
+            let title = try daemon.qplayJSON("status")["track"].flatMap { ($0 as? [String: Any])?["title"] as? String }
+            for arguments in [
+                ["status", "--format", "- {title}"], ["--socket", socket, "status", "--format", "- {title}"],
+                ["status", "--format", "- {title}", "--socket", socket, "--socket", socket],
+            ] {
+                let result = try runProcess(
+                    BuiltProducts.url("qplay"), arguments, environment: ["QPLAY_SOCKET": socket])
+                #expect(result.status == 0, "qplay \(arguments): \(result.stderr)")
+                #expect(result.stdout == "- \(title ?? "?")\n", "qplay \(arguments)")
+            }
         }
     }
 

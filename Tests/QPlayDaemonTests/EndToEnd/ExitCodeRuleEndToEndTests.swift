@@ -102,30 +102,27 @@ struct ExitCodeRuleEndToEndTests {
     }
 
     @Test func refusalsAndNoMatchExit1AndSuccessExits0() throws {
-        let daemon = try startedDaemon()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
-        }
-        for errorOutput in ErrorOutput.allCases {
-            for arguments in [["add", "zzzz-nothing"], ["search", "zzzz-nothing"], ["search", "zzzz-nothing", "--json"]] {
-                let status = try exitStatus(arguments, errorOutput, environment: daemon.environment)
-                #expect(status == 1, "qplay \(arguments) with stderr \(errorOutput)")
+        try withDaemon { daemon in
+            for errorOutput in ErrorOutput.allCases {
+                for arguments in [["add", "zzzz-nothing"], ["search", "zzzz-nothing"], ["search", "zzzz-nothing", "--json"]] {
+                    let status = try exitStatus(arguments, errorOutput, environment: daemon.environment)
+                    #expect(status == 1, "qplay \(arguments) with stderr \(errorOutput)")
+                }
+                #expect(try exitStatus(["ping"], errorOutput, environment: daemon.environment) == 0)
+                #expect(try exitStatus(["search", "love"], errorOutput, environment: daemon.environment) == 0)
             }
-            #expect(try exitStatus(["ping"], errorOutput, environment: daemon.environment) == 0)
-            #expect(try exitStatus(["search", "love"], errorOutput, environment: daemon.environment) == 0)
+            // With stderr readable, the no-match line says so, once; --json still prints
+            // the (empty) result for scripts.
+            let plain = try daemon.qplay("search", "zzzz-nothing")
+            #expect(plain.status == 1)
+            #expect(plain.stdout.isEmpty)
+            #expect(plain.stderr == "qplay: no track matches\n")
+            let json = try daemon.qplay("search", "zzzz-nothing", "--json")
+            #expect(json.status == 1)
+            #expect(try parseObject(json.stdout)["tracks"] as? [Any] != nil)
+            let found = try daemon.qplay("search", "love")
+            #expect(found.status == 0)
+            #expect(!found.stdout.isEmpty && found.stderr.isEmpty)
         }
-        // With stderr readable, the no-match line says so, once; --json still prints
-        // the (empty) result for scripts.
-        let plain = try daemon.qplay("search", "zzzz-nothing")
-        #expect(plain.status == 1)
-        #expect(plain.stdout.isEmpty)
-        #expect(plain.stderr == "qplay: no track matches\n")
-        let json = try daemon.qplay("search", "zzzz-nothing", "--json")
-        #expect(json.status == 1)
-        #expect(try parseObject(json.stdout)["tracks"] as? [Any] != nil)
-        let found = try daemon.qplay("search", "love")
-        #expect(found.status == 0)
-        #expect(!found.stdout.isEmpty && found.stderr.isEmpty)
     }
 }

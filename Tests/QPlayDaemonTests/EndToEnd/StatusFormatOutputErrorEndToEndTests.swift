@@ -10,28 +10,23 @@ struct StatusFormatOutputErrorEndToEndTests {
     /// plays on as far as the daemon goes, and status says it waits for the output,
     /// naming the output once.
     @Test func aFailingOutputIsNamedOnceAndNotShownAsPlaying() throws {
-        let daemon = DaemonProcess()
-        defer {
-            daemon.stop()
-            daemon.directory.remove()
+        try withDaemon(arguments: ["--output", "alsa:qplay-no-such-device"]) { daemon in
+            try daemon.qplayOK("add", "love")
+            try waitUntil("the output error shows") {
+                ((try daemon.qplayJSON("status")["output"] as? [String: Any])?["error"] as? String) != nil
+            }
+            let output = try daemon.qplayJSON("status")["output"] as? [String: Any]
+            #expect(output?["name"] as? String == "alsa:qplay-no-such-device")
+            let error = output?["error"] as? String ?? ""
+            #expect(error.hasPrefix("cannot open device"), "\(error)")
+            let block = try daemon.qplayOK("status")
+            #expect(block.hasPrefix("waiting for the output: "), "\(block)")
+            #expect(block.contains("  output alsa:qplay-no-such-device: cannot open device"), "\(block)")
+            #expect(block.components(separatedBy: "alsa:qplay-no-such-device").count == 2, "named once: \(block)")
+            #expect(try daemon.qplayOK("status", "--format", "{icon}") == "⚠\n")
+            // The log names it once too.
+            #expect(daemon.log.contains("output alsa:qplay-no-such-device: cannot open device"), "\(daemon.log)")
+            #expect(!daemon.log.contains("alsa:qplay-no-such-device: alsa:"), "\(daemon.log)")
         }
-        try daemon.start(["--output", "alsa:qplay-no-such-device"])
-        try daemon.waitForLibrary()
-        try daemon.qplayOK("add", "love")
-        try waitUntil("the output error shows") {
-            ((try daemon.qplayJSON("status")["output"] as? [String: Any])?["error"] as? String) != nil
-        }
-        let output = try daemon.qplayJSON("status")["output"] as? [String: Any]
-        #expect(output?["name"] as? String == "alsa:qplay-no-such-device")
-        let error = output?["error"] as? String ?? ""
-        #expect(error.hasPrefix("cannot open device"), "\(error)")
-        let block = try daemon.qplayOK("status")
-        #expect(block.hasPrefix("waiting for the output: "), "\(block)")
-        #expect(block.contains("  output alsa:qplay-no-such-device: cannot open device"), "\(block)")
-        #expect(block.components(separatedBy: "alsa:qplay-no-such-device").count == 2, "named once: \(block)")
-        #expect(try daemon.qplayOK("status", "--format", "{icon}") == "⚠\n")
-        // The log names it once too.
-        #expect(daemon.log.contains("output alsa:qplay-no-such-device: cannot open device"), "\(daemon.log)")
-        #expect(!daemon.log.contains("alsa:qplay-no-such-device: alsa:"), "\(daemon.log)")
     }
 }
