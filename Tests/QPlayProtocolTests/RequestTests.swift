@@ -33,7 +33,7 @@ struct RequestTests {
                 volume: 40, fadeIn: 30)),
         .alarmAdd(AlarmRequest(time: "22:00", selection: .ids([4, 2]), fadeIn: 2.5)),
         .bookmarkAdd(name: nil), .bookmarkAdd(name: "Kapitel 2 – Ende"), .bookmarkList(track: nil),
-        .bookmarkList(track: 7), .bookmarkJump(3), .bookmarkRemove(4),
+        .bookmarkList(track: 7), .bookmarkList(track: nil, start: 2000, count: 10), .bookmarkJump(3), .bookmarkRemove(4),
     ]
 
     @Test(arguments: everyCommand)

@@ -39,6 +39,13 @@ struct StrictInputTests {
         }
     }
 
+    @Test func bookmarkListWindowsAreBounded() {
+        for args in [#"{"count":0}"#, #"{"count":5001}"#, #"{"start":-1}"#] {
+            let error = failure(#"{"id":1,"cmd":"bookmark_list","args":"# + args + "}")
+            #expect(error?.error.code == .badRequest, "\(args)")
+        }
+    }
+
     @Test func alarmDaysNamedTwiceAreRefused() {
         for text in ["mon,mon", "mon-fri,fri", "fri-mon,sun", "tue,mon-wed"] {
             #expect(AlarmDays.parse(text) == nil, "\(text)")
