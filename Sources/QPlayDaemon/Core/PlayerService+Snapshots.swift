@@ -1,0 +1,46 @@
+import Logging
+import QPlayAudio
+import QPlayEngine
+import QPlayLibrary
+import QPlayModel
+import SystemPackage
+
+/// What frontends read: one `PlayerSnapshot` of engine, audio thread and storage from
+/// the same moment, and the queue.
+extension PlayerService {
+    /// The player as every frontend shows it (JSON `status`, MPD's `status`).
+    func snapshot() -> PlayerSnapshot {
+        let position = self.position
+        let snapshot = audio.snapshot
+        let now = self.now
+        let (status, token, sleep) = inPlace { engine in
+            // The length the decoder measured, of the request status describes: one
+            // snapshot gives track, position and duration alike.
+            let measured = snapshot.token != nil && snapshot.token == engine.currentRequestToken ? snapshot.duration : nil
+            engine.refreshUpcoming()
+            let sleep = engine.sleepRemaining(now: now, position: position, duration: measured).map {
+                (remaining: $0, endOfTrack: engine.sleepTimer == .endOfTrack)
+            }
+            return (engine.status(position: position, duration: measured), engine.currentRequestToken, sleep)
+        }
+        return PlayerSnapshot(
+            status: status,
+            outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
+            replayGainMode: replayGain.mode,
+            replayGain: token.flatMap { replayGainChoices[$0] },
+            sleep: sleep,
+            level: status.state == .playing && snapshot.state == .playing ? audio.level : nil)
+    }
+
+    /// The snapshot and an answer of the engine from the same moment (MPRIS asks
+    /// whether next and previous would change track).
+    func snapshot<Answer: Sendable>(asking question: @Sendable (PlayerEngine) -> Answer) -> (PlayerSnapshot, Answer) {
+        let snapshot = snapshot()
+        return (snapshot, inPlace { question($0) })
+    }
+
+    /// The collection the user sees, with its version.
+    func queueSnapshot() -> QueueSnapshot {
+        engine.queue
+    }
+}
