@@ -47,7 +47,7 @@ final class MPDServer: Sendable {
                 lineLimit: configuration.lineLimit, outputLimit: configuration.outputLimit,
                 unwritableTimeout: configuration.unwritableTimeout, maxConnections: cap,
                 greeting: Array("OK MPD \(MPDSession.protocolVersion)\n".utf8), refusal: refusal.bytes,
-                client: "an MPD client"),
+                client: "an MPD client", loopbackOnly: configuration.password == nil),
             logger: logger, outputBudget: outputBudget)
     }
 

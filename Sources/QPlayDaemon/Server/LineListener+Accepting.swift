@@ -9,11 +9,19 @@ extension LineListener {
     func bind(_ address: MPDAddress, group: MultiThreadedEventLoopGroup) async throws(ServerError) -> any Channel {
         switch address {
         case .tcp(let host, let port):
+            let channel: any Channel
             do {
-                return try await bootstrap(group: group, unix: false).bind(host: host, port: port).get()
+                channel = try await bootstrap(group: group, unix: false).bind(host: host, port: port).get()
             } catch {
                 throw .bind(path: address.description, reason: "\(error)")
             }
+            if settings.loopbackOnly, let bound = channel.localAddress, !LoopbackAddress.contains(bound) {
+                try? await channel.close()
+                throw .bind(
+                    path: address.description,
+                    reason: "it is bound to \(bound.ipAddress ?? "\(bound)"), which is not a loopback address: other machines could connect without a password; set mpd_password, or listen on 127.0.0.1, ::1 or a socket path")
+            }
+            return channel
         case .unix(let path):
             let text = path.string
             if try SocketLocation.prepare(path: text, uid: geteuid()) == .replacedStaleSocket {

@@ -41,6 +41,9 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         var refusal: [UInt8]
         /// Who connects, in log lines: "a client", "an MPD client".
         var client: String
+        /// Serving without a password: a TCP address must be bound to loopback
+        /// (`LoopbackAddress`), whatever name it was given, or the start fails.
+        var loopbackOnly = false
     }
 
     struct Entry {
