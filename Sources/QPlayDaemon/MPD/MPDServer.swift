@@ -114,7 +114,8 @@ extension MPDServer: LineSessions {
 }
 
 /// The MPD frontend in the daemon's group: binds every address, serves until the group
-/// shuts down, then closes its listeners and connections.
+/// shuts down, then closes its listeners and connections. Each connection's request
+/// loop is a child task of `run`, which returns only once all have ended.
 extension MPDServer: Frontend {
     func run() async throws {
         do {
@@ -122,7 +123,12 @@ extension MPDServer: Frontend {
         } catch {
             throw FrontendFailure(frontend: "MPD frontend", error: error)
         }
-        try? await gracefulShutdown()
-        await shutdown()
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                try? await gracefulShutdown()
+                await self.shutdown()
+            }
+            await listener.acceptConnections(into: &group)
+        }
     }
 }

@@ -70,7 +70,8 @@ extension LineListener {
     }
 
     /// Registers the connection (`LineSessions.open`, under the lock, so the cap holds
-    /// on any number of threads) and starts its request loop, or refuses it past the cap.
+    /// on any number of threads) and hands its request loop to `acceptConnections`, or
+    /// refuses it past the cap.
     private func setUp(_ channel: any Channel) throws {
         let cap = settings.maxConnections
         let admission: Admission = state.withLock { state in
@@ -114,8 +115,10 @@ extension LineListener {
         if let outputBudget { try channel.pipeline.syncOperations.addHandler(OutputAccounting(outputBudget)) }
         try channel.pipeline.syncOperations.addHandler(handler)
         let frames = ConnectionFrames(handler, eventLoop: channel.eventLoop)
-        Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {
+        let accepted = Accepted(eventLoop: channel.eventLoop) {
             await sessions.serve(id, connection, frames: frames)
         }
+        // Shut down since it was admitted: thrown, the channel is closed.
+        guard case .enqueued = state.withLock({ $0.accepted?.yield(accepted) }) else { throw Stopped() }
     }
 }

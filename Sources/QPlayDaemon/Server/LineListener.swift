@@ -24,8 +24,9 @@ protocol LineSessions<Connection>: Sendable {
 /// addresses, accepts only once all are bound, checks a Unix peer's uid, holds the
 /// connection cap — one more gets the frontend's refusal line in place of the greeting
 /// and is closed, logged once per run of refusals — charges output to the daemon's
-/// `OutputBudget`, runs each connection's request loop on its event loop, and at
-/// shutdown closes the listeners, the connections and removes the socket files.
+/// `OutputBudget`, hands each connection's request loop to the frontend's task group
+/// (`acceptConnections`) to run on its event loop, and at shutdown closes the
+/// listeners, the connections and removes the socket files.
 final class LineListener<Sessions: LineSessions>: Sendable {
     struct Settings: Sendable {
         var addresses: [MPDAddress]
@@ -51,8 +52,18 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         let channel: any Channel
     }
 
+    /// An admitted connection's request loop, for the task group of `acceptConnections`.
+    struct Accepted: Sendable {
+        let eventLoop: any EventLoop
+        let serve: @Sendable () async -> Void
+    }
+
     struct State {
         var sessions: Sessions?
+        /// Where the accept path yields admitted connections; finished at shutdown.
+        var accepted: AsyncStream<Accepted>.Continuation?
+        /// The other end, until `acceptConnections` takes it.
+        var pending: AsyncStream<Accepted>?
         var group: MultiThreadedEventLoopGroup?
         var listeners: [(any Channel, MPDAddress)] = []
         var connections: [ConnectionID: Entry] = [:]
@@ -109,10 +120,14 @@ final class LineListener<Sessions: LineSessions>: Sendable {
                 throw error
             }
         }
+        // Unbounded: the connection cap already bounds what can wait in it.
+        let (stream, continuation) = AsyncStream<Accepted>.makeStream()
         state.withLock {
             $0.sessions = sessions
             $0.group = group
             $0.listeners = bound
+            $0.accepted = continuation
+            $0.pending = stream
         }
         for (channel, address) in bound {
             do {
@@ -124,17 +139,33 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         }
     }
 
+    /// Runs every admitted connection's request loop as a child task of `group`, on the
+    /// connection's event loop, until `shutdown`. The caller's task group then ends only
+    /// once every request loop has: a request under way is finished first.
+    func acceptConnections(into group: inout DiscardingTaskGroup) async {
+        guard let stream = state.withLock({ state in defer { state.pending = nil }; return state.pending }) else {
+            return
+        }
+        for await accepted in stream {
+            group.addTask(executorPreference: EventLoopTaskExecutor(accepted.eventLoop)) {
+                await accepted.serve()
+            }
+        }
+    }
+
     /// Stops accepting, closes every connection, removes the socket files. Requests
     /// being handled finish, but their answers are not delivered.
     func shutdown() async {
-        let (group, listeners, channels) = state.withLock { state in
+        let (group, listeners, channels, accepted) = state.withLock { state in
             state.stopped = true
             defer {
                 state.group = nil
                 state.listeners = []
+                state.accepted = nil
             }
-            return (state.group, state.listeners, state.connections.values.map(\.channel))
+            return (state.group, state.listeners, state.connections.values.map(\.channel), state.accepted)
         }
+        accepted?.finish()
         guard let group else { return }
         for (channel, address) in listeners {
             try? await channel.close()

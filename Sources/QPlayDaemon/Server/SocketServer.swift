@@ -117,9 +117,22 @@ public final class SocketServer: Sendable {
     /// Prepares the directory (0700 when created), refuses when a daemon already answers
     /// on the socket, replaces a stale socket, binds, sets the socket to 0600, and only
     /// then starts accepting.
+    /// Outside a service group (`run`), its connections' request loops run in a task
+    /// group of their own.
     public func start() async throws(ServerError) {
+        try await listen()
+        let listener = self.listener
+        Task { await withDiscardingTaskGroup { group in await listener.acceptConnections(into: &group) } }
+    }
+
+    func listen() async throws(ServerError) {
         try await listener.start(serving: self)
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
+    }
+
+    /// Runs the connections' request loops in `group` until `shutdown`.
+    func acceptConnections(into group: inout DiscardingTaskGroup) async {
+        await listener.acceptConnections(into: &group)
     }
 
     /// Pushes `event` to every connection subscribed to its kind. Never blocks: a client
