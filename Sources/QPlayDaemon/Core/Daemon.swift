@@ -110,8 +110,11 @@ public enum Daemon {
             clockOffset: configuration.wallClockOffset)
         let meter = LevelMeterService(audio: audio, events: events)
         let outputBudget = OutputBudget(limit: outputBudgetLimit(log: log), logger: log)
+        let unwritable = unwritableTimeout(log: log)
         let server = SocketServer(
-            configuration: .init(socketPath: configuration.socketPath.string, maxConnections: connectionCap),
+            configuration: .init(
+                socketPath: configuration.socketPath.string, unwritableTimeout: unwritable,
+                maxConnections: connectionCap),
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
                 bookmarks: BookmarkService(store: store, player: player, index: index)),
@@ -123,7 +126,7 @@ public enum Daemon {
                 MPDServer(
                     configuration: .init(
                         addresses: configuration.mpdListen, password: configuration.mpdPassword,
-                        maxConnections: connectionCap),
+                        unwritableTimeout: unwritable, maxConnections: connectionCap),
                     commands: MPDCommandContext(
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
                     logger: log, outputBudget: outputBudget))
@@ -224,6 +227,19 @@ public enum Daemon {
         }
         log.notice("unread output of all clients bounded to \(bytes) bytes (QPLAYD_OUTPUT_BUDGET)")
         return bytes
+    }
+
+    /// How long a connection may stay unwritable with no byte leaving: 30 s, or
+    /// `QPLAYD_UNWRITABLE_TIMEOUT` seconds (the tests set a short one).
+    private static func unwritableTimeout(log: Logger) -> Duration {
+        guard let text = getenv("QPLAYD_UNWRITABLE_TIMEOUT").map({ String(cString: $0) }), !text.isEmpty else {
+            return .seconds(30)
+        }
+        guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+            log.warning("QPLAYD_UNWRITABLE_TIMEOUT=\(text) is not a number of seconds; using 30")
+            return .seconds(30)
+        }
+        return .milliseconds(Int(seconds * 1000))
     }
 
     /// Raises the open-file limit as far as allowed and returns how many clients may be

@@ -14,8 +14,10 @@ import QPlayProtocol
 /// - reading stops (the `read` event is held back) while the channel is not writable or
 ///   while more bytes wait in the framer than one longest line, so the rest stays in the
 ///   kernel's socket buffer and the client's `send` blocks;
-/// - a channel that stays unwritable for `unwritableTimeout` is closed: its client reads
-///   nothing, and its buffered responses would otherwise be held for ever.
+/// - a channel that stays unwritable for `unwritableTimeout` without a byte leaving is
+///   closed: its client reads nothing, and its buffered responses would otherwise be
+///   held for ever. Progress restarts the timeout, so a slow but steady reader gets a
+///   60 MB answer whole however long it takes.
 ///
 /// A client that shuts its write side after its requests (`echo … | socat -`) is still
 /// answered: the listener allows half-closure, so the end of its input only ends the
@@ -61,6 +63,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var inputClosed = false
     private var heldFullOutput = false
     private var unwritableClose: Scheduled<Void>?
+    /// Bytes this handler passed on to be written; less what the channel still buffers,
+    /// the bytes that left (`sentBytes`).
+    private var queuedBytes = 0
     /// Lines handed out since this channel last read (an I/O event, so after a poll).
     private var handedOutSinceRead = 0
     /// Set while the request loop waits for the poll.
@@ -156,19 +161,44 @@ final class ConnectionHandler: ChannelDuplexHandler {
             resumeReading()
         } else {
             heldFullOutput = true
-            if unwritableClose == nil {
-                let channel = context.channel
-                let logger = self.logger
-                let timeout = unwritableTimeout
-                unwritableClose = context.eventLoop.scheduleTask(in: timeout) {
-                    logger.warning(
-                        "closing a client that left its responses unread",
-                        metadata: ["unwritable_seconds": "\(Double(timeout.nanoseconds) / 1e9)"])
-                    channel.close(promise: nil)
-                }
-            }
+            if unwritableClose == nil { scheduleUnwritableCheck(context, sentBefore: sentBytes(context)) }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        queuedBytes &+= unwrapOutboundIn(data).readableBytes
+        context.write(data, promise: promise)
+    }
+
+    /// Bytes that left for the socket so far (one answer can be a single 60 MB write,
+    /// whose completion comes only at its end: the channel's buffer shows the progress).
+    private func sentBytes(_ context: ChannelHandlerContext) -> Int {
+        let buffered = (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+        return queuedBytes &- buffered
+    }
+
+    /// After `unwritableTimeout`, closes the channel if it is still unwritable and no
+    /// byte left meanwhile; otherwise waits as long again.
+    private func scheduleUnwritableCheck(_ context: ChannelHandlerContext, sentBefore: Int) {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        unwritableClose = context.eventLoop.scheduleTask(in: unwritableTimeout) {
+            handler.value.unwritableCheck(sentBefore: sentBefore)
+        }
+    }
+
+    private func unwritableCheck(sentBefore: Int) {
+        guard unwritableClose != nil, let context else { return }
+        let sent = sentBytes(context)
+        if sent != sentBefore {
+            scheduleUnwritableCheck(context, sentBefore: sent)
+            return
+        }
+        unwritableClose = nil
+        logger.warning(
+            "closing a client that left its responses unread",
+            metadata: ["unwritable_seconds": "\(Double(unwritableTimeout.nanoseconds) / 1e9)"])
+        context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
