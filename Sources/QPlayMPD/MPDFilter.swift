@@ -17,8 +17,9 @@ public enum MPDFilterOperator: Sendable, Equatable {
 }
 
 extension MPDFilter {
-    /// The filter written as an MPD filter expression (what MPD's ToExpression gives),
-    /// for logs and for checking the parser: it parses back to the same filter. An AND
+    /// The filter written as an MPD filter expression (what MPD's ToExpression gives, but
+    /// for nested ANDs), for logs and for checking the parser: it parses back to the same
+    /// filter. An AND
     /// of fewer than two filters has no expression of its own: nil.
     public var expression: String? {
         switch self {
@@ -38,12 +39,18 @@ extension MPDFilter {
             return inner.expression.map { "(!\($0))" }
         case .and(let items):
             guard items.count >= 2 else { return nil }
-            var parts: [String] = []
-            for item in items {
+            // MPD's reader skips no blank after an AND's closing parenthesis, so an AND
+            // nested as an item is followed by "AND" with no space before it: the
+            // expression MPD itself writes there (" AND ") would not read back.
+            var written = "("
+            for (position, item) in items.enumerated() {
                 guard let part = item.expression else { return nil }
-                parts.append(part)
+                if position > 0 {
+                    if case .and = items[position - 1] { written += "AND " } else { written += " AND " }
+                }
+                written += part
             }
-            return "(" + parts.joined(separator: " AND ") + ")"
+            return written + ")"
         }
     }
 

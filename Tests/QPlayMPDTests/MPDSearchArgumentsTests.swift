@@ -148,6 +148,11 @@ import Testing
             .compare(.tag(.title), .regex, "^a.*b$"), .compare(.tag(.genre), .notRegex, "Pop"),
             .compare(.base, .equals, "Jazz/Live"),
             .not(.and([.compare(.tag(.date), .notEquals, "1999"), .not(.compare(.tag(.disc), .equals, "1"))])),
+            // An expression and old-style pairs in one search: an AND inside an AND.
+            .and([
+                .and([.compare(.tag(.title), .contains, "love"), .not(.compare(.tag(.genre), .equals, "Pop"))]),
+                .compare(.tag(.artist), .equals, "xf"),
+            ]),
         ]
         for filter in filters {
             let expression = try #require(filter.expression)
