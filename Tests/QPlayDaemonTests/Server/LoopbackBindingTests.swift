@@ -8,7 +8,9 @@ import Testing
 /// Without a password the MPD listener serves only on loopback, judged on the address
 /// it is bound to: `localhost` is a name, and where /etc/hosts or DNS resolve it to a
 /// LAN address, trusting the name would serve the LAN without a password.
-@Suite("Listener: loopback judged on the bound address", .timeLimit(.minutes(1)))
+/// Pooled: the listener runs in the cooperative pool, which the parallel suite's
+/// end-to-end tests hold while they wait on daemons.
+@Suite("Listener: loopback judged on the bound address", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct LoopbackBindingTests {
     @Test(arguments: ["127.0.0.1", "127.0.0.2", "127.255.1.9", "::1", "::ffff:127.0.0.1"])
     func loopbackAddressesAreLoopback(_ ip: String) throws {
