@@ -68,6 +68,12 @@ let package = Package(
         .systemLibrary(
             name: "COpusFile", path: "Sources/COpusFile", pkgConfig: "opusfile",
             providers: [.apt(["libopusfile-dev"])]),
+        // FFmpeg (libavformat, libavcodec, libavutil): the catch-all decoder's formats
+        // (AAC and ALAC in MP4, ADTS AAC, WAV, AIFF, WavPack); the shim names the error
+        // codes its macros build.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
@@ -94,7 +100,7 @@ let package = Package(
         .target(
             name: "QPlayAudio",
             dependencies: [
-                "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSA", "CSoxr", "QPlayModel",
+                "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CFFmpeg", "CALSA", "CSoxr", "QPlayModel",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
