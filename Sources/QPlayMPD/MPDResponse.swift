@@ -27,6 +27,13 @@ public struct MPDResponse: Sendable {
         bytes.append(contentsOf: error.ackLine(index: index).utf8)
     }
 
+    /// The bytes written so far, handed out and cleared (the capacity kept for what
+    /// follows): an answer sent in parts.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     /// Raw bytes (a `binary` chunk, which comes with its length).
     public mutating func append(_ raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
 

@@ -30,12 +30,24 @@ struct MPDCall {
     var closes = false
     /// `idle`: the subsystems the client waits for.
     var idle: MPDSubsystems?
+    /// Where the answer goes in parts as it grows; nil: it is kept whole.
+    let stream: MPDAnswerStream?
 
-    init(context: MPDCommandContext, arguments: [String], response: MPDResponse, settings: MPDSessionSettings) {
+    init(
+        context: MPDCommandContext, arguments: [String], response: MPDResponse, settings: MPDSessionSettings,
+        stream: MPDAnswerStream? = nil
+    ) {
         self.context = context
         self.arguments = arguments
         self.response = response
         self.settings = settings
+        self.stream = stream
+    }
+
+    /// Sends what the answer holds once it reaches a part's size. Handlers that write
+    /// many songs call it between them.
+    mutating func sendPart() async throws(MPDConnectionClosed) {
+        try await stream?.sendPart(of: &response)
     }
 
     subscript(_ index: Int) -> String { arguments[index] }

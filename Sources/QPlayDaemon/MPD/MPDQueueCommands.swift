@@ -78,23 +78,23 @@ enum MPDQueueCommands {
             } else {
                 positions = queue.entries.indices
             }
-            writeEntries(&call, queue, positions)
+            try await writeEntries(&call, queue, positions)
         },
         MPDCommand("playlistid", arguments: 0...1) { call in
             let queue = await call.context.player.queueSnapshot()
             guard let text = call.argument(0) else {
-                writeEntries(&call, queue, queue.entries.indices)
+                try await writeEntries(&call, queue, queue.entries.indices)
                 return
             }
             let id = EntryID(try MPDArgument.unsigned(text))
             guard let position = queue.entries.firstIndex(where: { $0.id == id }) else {
                 throw MPDError(.noExist, "No such song")
             }
-            writeEntries(&call, queue, position..<(position + 1))
+            try await writeEntries(&call, queue, position..<(position + 1))
         },
         MPDCommand("plchanges", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
-            writeEntries(&call, queue, positions)
+            try await writeEntries(&call, queue, positions)
         },
         MPDCommand("plchangesposid", arguments: 1...2) { call in
             let (queue, positions) = try await changes(call)
@@ -105,8 +105,18 @@ enum MPDQueueCommands {
         },
     ]
 
-    private static func writeEntries(_ call: inout MPDCall, _ queue: QueueSnapshot, _ positions: Range<Int>) {
-        call.context.queueListing.write(queue, positions, tags: MPDTagMask(call.settings.tags), into: &call.response)
+    /// Entries written between two chances to send the answer in parts (~300 bytes each).
+    private static let entriesPerPart = 1024
+
+    /// The songs at `positions`, sent in parts as they are written: a 200,000-entry queue
+    /// is a 60 MB answer.
+    private static func writeEntries(_ call: inout MPDCall, _ queue: QueueSnapshot, _ positions: Range<Int>) async throws {
+        let tags = MPDTagMask(call.settings.tags)
+        for start in stride(from: positions.lowerBound, to: positions.upperBound, by: entriesPerPart) {
+            let part = start..<min(start + entriesPerPart, positions.upperBound)
+            call.context.queueListing.write(queue, part, tags: tags, into: &call.response)
+            try await call.sendPart()
+        }
     }
 
     /// `plchanges VERSION [RANGE]`: qplay does not keep the version each entry last

@@ -71,7 +71,9 @@ final class MPDServer: Sendable {
 
     /// One connection's request loop: a line at a time, answers in order.
     func serve(_ id: ConnectionID, _ connection: MPDConnection, frames: ConnectionFrames) async {
-        var session = MPDSession(context: commands, connection: connection, password: configuration.password)
+        var session = MPDSession(
+            context: commands, connection: connection, password: configuration.password,
+            stream: MPDAnswerStream(connection: connection, frames: frames))
         while let frame = await frames.next() {
             switch frame {
             case .tooLong:

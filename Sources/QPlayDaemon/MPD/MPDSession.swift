@@ -17,12 +17,15 @@ struct MPDSession {
 
     let context: MPDCommandContext
     let connection: MPDConnection
+    /// Where long answers go in parts as they are made; nil: answers are kept whole.
+    let stream: MPDAnswerStream?
     private var settings: MPDSessionSettings
     private var commandList = MPDCommandList()
 
-    init(context: MPDCommandContext, connection: MPDConnection, password: String?) {
+    init(context: MPDCommandContext, connection: MPDConnection, password: String?, stream: MPDAnswerStream? = nil) {
         self.context = context
         self.connection = connection
+        self.stream = stream
         settings = MPDSessionSettings(password: password)
     }
 
@@ -56,6 +59,7 @@ struct MPDSession {
             switch effect {
             case .none: return .reply(response.bytes)
             case .close: return .replyAndClose(response.bytes)
+            case .gone: return .replyAndClose([])
             case .idle(let wanted):
                 if let answer = connection.beginIdle(wanted) { return .reply(answer) }
                 return .idle
@@ -70,14 +74,22 @@ struct MPDSession {
     /// A command list: each command in turn, `list_OK` after each with
     /// `command_list_ok_begin`, one `OK` at the end; the first failure's ACK (with its
     /// index) ends it. `idle` inside a list is answered at once, not waited for.
+    /// The answer leaves in parts as the commands run (as MPD writes it), each part once
+    /// the client has room: a list of thousands of long answers costs one part.
     private mutating func runList(_ requests: [MPDRequest], okEach: Bool, then failure: (MPDError, Int)?) async -> Outcome {
         var response = MPDResponse()
         var closes = false
         for (index, request) in requests.enumerated() {
             let (ok, effect) = await run(request, index: index, into: &response)
+            if case .gone = effect { return .replyAndClose([]) }
             guard ok else { return closes ? .replyAndClose(response.bytes) : .reply(response.bytes) }
             if case .close = effect { closes = true }
             if okEach { response.listOK() }
+            do {
+                try await stream?.sendPart(of: &response)
+            } catch {
+                return .replyAndClose([])
+            }
         }
         if let (error, index) = failure { return failed(error, index: index, after: response) }
         response.ok()
@@ -103,6 +115,8 @@ struct MPDSession {
     private enum Effect {
         case none, close
         case idle(MPDSubsystems)
+        /// The client went away while its answer was being sent.
+        case gone
     }
 
     /// MPD's three messages for an argument count out of range: "wrong number" when the
@@ -129,9 +143,12 @@ struct MPDSession {
             append(Self.arityError(command, count: request.arguments.count), index: index, to: &response)
             return (false, .none)
         }
-        var call = MPDCall(context: context, arguments: request.arguments, response: response, settings: settings)
+        var call = MPDCall(
+            context: context, arguments: request.arguments, response: response, settings: settings, stream: stream)
         do {
             try await command.run(&call)
+        } catch is MPDConnectionClosed {
+            return (false, .gone)
         } catch {
             response = call.response
             var failure = MPDErrors.translate(error)

@@ -70,6 +70,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var handedOutSinceRead = 0
     /// Set while the request loop waits for the poll.
     private var yielding: Scheduled<Void>?
+    /// The request loop waiting for room to write the next part of a long answer.
+    private var waitingForRoom: EventLoopPromise<Bool>?
 
     init(
         greeting: [UInt8], lineLimit: Int, unwritableTimeout: TimeAmount, logger: Logger,
@@ -104,6 +106,25 @@ final class ConnectionHandler: ChannelDuplexHandler {
         waiting = promise
         resumeReading()
         return promise.futureResult
+    }
+
+    /// True once the client has room for more of an answer (at once if it has), false
+    /// once the connection is closed: an answer written in parts waits here between
+    /// them, so what a connection holds stays near the high-water mark however long
+    /// the answer. One caller at a time (the request loop); on the event loop.
+    func room(eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
+        precondition(waitingForRoom == nil, "one request loop per connection")
+        if closed { return eventLoop.makeSucceededFuture(false) }
+        if context?.channel.isWritable ?? false { return eventLoop.makeSucceededFuture(true) }
+        let promise = eventLoop.makePromise(of: Bool.self)
+        waitingForRoom = promise
+        return promise.futureResult
+    }
+
+    private func answerRoom(_ writable: Bool) {
+        guard let promise = waitingForRoom else { return }
+        waitingForRoom = nil
+        promise.succeed(writable)
     }
 
     private func yield(on eventLoop: any EventLoop) {
@@ -157,6 +178,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if context.channel.isWritable {
             unwritableClose?.cancel()
             unwritableClose = nil
+            answerRoom(true)
             deliver()
             resumeReading()
         } else {
@@ -205,6 +227,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         closed = true
         unwritableClose?.cancel()
         unwritableClose = nil
+        answerRoom(false)
         deliver()
         onClose(heldFullOutput)
         context.fireChannelInactive()
@@ -291,15 +314,27 @@ struct ConnectionFrames: Sendable {
     }
 
     func next() async -> LineFramer.Frame? {
+        await onEventLoop { $0.nextFrame(eventLoop: $1) } ?? nil
+    }
+
+    /// Waits until the client has room for more of an answer; false once the
+    /// connection is closed (the rest of the answer goes nowhere).
+    func room() async -> Bool {
+        await onEventLoop { $0.room(eventLoop: $1) } ?? false
+    }
+
+    private func onEventLoop<Value: Sendable>(
+        _ body: @escaping @Sendable (ConnectionHandler, any EventLoop) -> EventLoopFuture<Value>
+    ) async -> Value? {
         let eventLoop = handler.eventLoop
-        let future: EventLoopFuture<LineFramer.Frame?>
+        let future: EventLoopFuture<Value>
         if eventLoop.inEventLoop {
             // The request loop runs on this event loop (its executor preference): no hop.
-            future = handler.value.nextFrame(eventLoop: eventLoop)
+            future = body(handler.value, eventLoop)
         } else {
             let handler = self.handler
-            future = eventLoop.flatSubmit { handler.value.nextFrame(eventLoop: eventLoop) }
+            future = eventLoop.flatSubmit { body(handler.value, eventLoop) }
         }
-        return (try? await future.get()) ?? nil
+        return try? await future.get()
     }
 }

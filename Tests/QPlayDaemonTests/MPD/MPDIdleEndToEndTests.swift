@@ -163,7 +163,7 @@ struct MPDRobustnessEndToEndTests {
 
     @Test func aClientThatNeverReadsIsPausedWhileOthersAreServed() throws {
         try withMPDDaemon { mpd in
-            let before = try residentKilobytes(mpd.daemon.pid)
+            let before = try residentBytes(of: mpd.daemon.pid) / 1024
             let hog = try mpd.client()
             // About 1.2 KB an answer: 8 MB of answers, four times the output limit.
             let requests = Array(String(repeating: "listall\n", count: 7000).utf8)
@@ -171,18 +171,9 @@ struct MPDRobustnessEndToEndTests {
             let other = try mpd.client()
             #expect(try other.command("ping") == ["OK"])
             #expect(try other.command("listall").count > 10)
-            let during = try residentKilobytes(mpd.daemon.pid)
+            let during = try residentBytes(of: mpd.daemon.pid) / 1024
             #expect(during - before < 20_000, "RSS grew from \(before) kB to \(during) kB")
             #expect(mpd.daemon.isRunning)
         }
     }
-}
-
-/// VmRSS of a process, in kB.
-func residentKilobytes(_ pid: Int32) throws -> Int {
-    let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-        let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { throw LineSocketClient.Failure(description: "no VmRSS for \(pid)") }
-    return value
 }
