@@ -96,6 +96,41 @@ int qp_malloc_trim(void);
 // trim threshold with it) after every large free.
 int qp_malloc_set_mmap_threshold(int bytes);
 
+// An embedded picture, read on request (never during a scan): its bytes, MIME type as
+// the tag gives it (NULL when none) and ID3v2/FLAC picture type (-1 for MP4 `covr`,
+// which has none). Freed with qp_picture_free.
+typedef struct qp_picture {
+    unsigned char *data;
+    long long size;
+    char *mime;
+    int type;
+} qp_picture;
+
+typedef enum qp_picture_choice {
+    // The front cover (type 3) when there is one, else the first picture.
+    QP_PICTURE_FRONT_COVER = 0,
+    // The first picture whatever its type, as MPD's readpicture answers.
+    QP_PICTURE_FIRST = 1
+} qp_picture_choice;
+
+typedef enum qp_picture_status {
+    QP_PICTURE_OK = 0,
+    QP_PICTURE_NONE = 1,        // read, and no picture in it
+    QP_PICTURE_UNREADABLE = 2,  // open(2) failed; errno is in *err_no
+    QP_PICTURE_INVALID = 3,     // not a file TagLib can parse (or not a regular file)
+    QP_PICTURE_TOO_LARGE = 4,   // the chosen picture is larger than max_size (its size in out->size)
+    QP_PICTURE_BUDGET = 5,      // TagLib wanted more bytes or time than the budget allows
+    QP_PICTURE_FAILED = 6       // TagLib threw, or memory ran out
+} qp_picture_status;
+
+// Reads the embedded picture of `path`: ID3v2 APIC (MPEG, WAV, AIFF), FLAC PICTURE,
+// Vorbis/Opus METADATA_BLOCK_PICTURE, MP4 `covr`. The kind is chosen as by qp_tag_read.
+// A picture over `max_size` bytes is refused, not copied. Never throws.
+qp_picture_status qp_picture_read(const char *path, const qp_tag_budget *budget, int head_capacity,
+                                  qp_tag_chooser choose, void *context, qp_picture_choice choice,
+                                  long long max_size, qp_picture *out, int *err_no);
+void qp_picture_free(qp_picture *picture);
+
 #ifdef __cplusplus
 }
 #endif
