@@ -23,6 +23,10 @@
 #include <taglib/oggpageheader.h>
 #include <taglib/opusfile.h>
 #include <taglib/vorbisfile.h>
+#include <taglib/mp4file.h>
+#include <taglib/wavfile.h>
+#include <taglib/aifffile.h>
+#include <taglib/wavpackfile.h>
 #include <taglib/tdebuglistener.h>
 #include <taglib/tfile.h>
 #include <taglib/tpropertymap.h>
@@ -198,6 +202,33 @@ long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
     return total > 0 ? total : 0;
 }
 
+// FFmpeg's formats: the depth of the lossless ones (not AAC's: a decoder's choice) and
+// the exact length: the sample count of WAV, AIFF and WavPack, and for MP4 iTunes's
+// gapless tag (iTunSMPB: delay, padding and the original length, in hex).
+void lossless_properties(TagLib::File *file, qp_tag_info *out) {
+    if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        auto *props = mp4->audioProperties();
+        if (props && props->codec() == TagLib::MP4::Properties::ALAC) out->bits_per_sample = props->bitsPerSample();
+        const TagLib::MP4::Item smpb = mp4->tag() ? mp4->tag()->item("----:com.apple.iTunes:iTunSMPB") : TagLib::MP4::Item();
+        if (smpb.isValid() && !smpb.toStringList().isEmpty()) {
+            unsigned zero = 0, delay = 0, padding = 0;
+            unsigned long long frames = 0;
+            const std::string text = smpb.toStringList().front().to8Bit(true);
+            if (std::sscanf(text.c_str(), " %x %x %x %llx", &zero, &delay, &padding, &frames) == 4 && frames > 0)
+                out->exact_samples = static_cast<long long>(frames);
+        }
+    } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
+        out->bits_per_sample = wav->audioProperties()->bitsPerSample();
+        out->exact_samples = wav->audioProperties()->sampleFrames();
+    } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+        out->bits_per_sample = aiff->audioProperties()->bitsPerSample();
+        out->exact_samples = aiff->audioProperties()->sampleFrames();
+    } else if (auto *wavpack = dynamic_cast<TagLib::WavPack::File *>(file)) {
+        out->bits_per_sample = wavpack->audioProperties()->bitsPerSample();
+        out->exact_samples = wavpack->audioProperties()->sampleFrames();
+    }
+}
+
 // Where the audio starts after a leading ID3v2 tag (0 without one), as the decoders'
 // reader (BudgetedReader) finds it.
 off_t leading_tag_size(int fd) {
@@ -236,6 +267,10 @@ TagLib::File *open_kind(qplay::BudgetStream *stream, qp_tag_kind kind) {
     case QP_KIND_FLAC: return new TagLib::FLAC::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
     case QP_KIND_OGG_VORBIS: return new TagLib::Ogg::Vorbis::File(stream, true, style);
     case QP_KIND_OGG_OPUS: return new TagLib::Ogg::Opus::File(stream, true, style);
+    case QP_KIND_MP4: return new TagLib::MP4::File(stream, true, style);
+    case QP_KIND_WAV: return new TagLib::RIFF::WAV::File(stream, true, style);
+    case QP_KIND_AIFF: return new TagLib::RIFF::AIFF::File(stream, true, style);
+    case QP_KIND_WAVPACK: return new TagLib::WavPack::File(stream, true, style);
     default: return nullptr;
     }
 }
@@ -309,6 +344,7 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
             out->sample_rate = 48000;  // what libopusfile decodes to; the tag is the input's
             out->exact_samples = ogg_samples(opus, true);
         }
+        lossless_properties(file, out);
         return QP_TAG_OK;
     } catch (const qplay::BudgetExceeded &exceeded) {
         qp_tag_info_free(out);

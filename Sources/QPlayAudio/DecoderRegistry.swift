@@ -21,6 +21,7 @@ public struct DecoderRegistry: Sendable {
         FLACFormat(),
         VorbisFormat(),
         OpusFormat(),
+        FFmpegFormat(.aac), FFmpegFormat(.alac), FFmpegFormat(.wav), FFmpegFormat(.aiff), FFmpegFormat(.wavPack),
     ])
 
     init(_ decoders: [any FormatDecoder]) {
@@ -68,8 +69,10 @@ public struct DecoderRegistry: Sendable {
     }
 
     private func choice(_ reader: BudgetedReader, path: FilePath) -> FormatChoice {
-        let head = reader.peek(AudioFileFormat.headLength, at: reader.leadingTagSize)
-        return AudioFileFormat.choose(head: head, fileExtension: path.extension, among: formats)
+        let origin = reader.leadingTagSize
+        let head = reader.peek(AudioFileFormat.headLength, at: origin)
+        return AudioFileFormat.choose(
+            head: head, file: { reader.peek($1, at: origin + $0) }, fileExtension: path.extension, among: formats)
     }
 
     private func converted(

@@ -80,7 +80,7 @@ public enum TagReader {
         var limits = qp_tag_budget(
             max_bytes: Int64(budget.bytes),
             max_cpu_nanoseconds: cpu.seconds * 1_000_000_000 + cpu.attoseconds / 1_000_000_000)
-        var choosing = Choosing(fileExtension: path.extension)
+        var choosing = Choosing(fileExtension: path.extension, file: ContentFile(path))
         let status = withUnsafeMutablePointer(to: &choosing) { context in
             path.withPlatformString {
                 qp_tag_read(
@@ -121,13 +121,15 @@ public enum TagReader {
     /// The format chosen for one file, from its head (in the shim's callback) and name.
     private struct Choosing {
         let fileExtension: String?
+        /// The rest of the file, for an MP4's codec.
+        let file: ContentFile
         /// What the head said; a file searched for MPEG frames is `.recognised` as the
         /// searched format here (the shim read it as that).
         var choice: FormatChoice?
 
         /// The shim's kind for `head`; QP_KIND_NONE refuses the file.
         mutating func choose(_ head: [UInt8]) -> qp_tag_kind {
-            var chosen = AudioFileFormat.choose(head: head, fileExtension: fileExtension)
+            var chosen = AudioFileFormat.choose(head: head, file: file.read, fileExtension: fileExtension)
             if chosen == .unrecognised, let searched = AudioFileFormat.searchedWhenUnrecognised,
                 let named = fileExtension?.lowercased(), searched.fileExtensions.contains(named)
             {

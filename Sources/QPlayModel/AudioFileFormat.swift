@@ -27,6 +27,11 @@ public struct AudioFileFormat: RawRepresentable, Hashable, Sendable, CaseIterabl
     public static let flac = AudioFileFormat(rawValue: "flac")!
     public static let vorbis = AudioFileFormat(rawValue: "vorbis")!
     public static let opus = AudioFileFormat(rawValue: "opus")!
+    public static let aac = AudioFileFormat(rawValue: "aac")!
+    public static let alac = AudioFileFormat(rawValue: "alac")!
+    public static let wav = AudioFileFormat(rawValue: "wav")!
+    public static let aiff = AudioFileFormat(rawValue: "aiff")!
+    public static let wavPack = AudioFileFormat(rawValue: "wavpack")!
 
     /// Lower-case file name extensions the scanner reads for this format.
     public var fileExtensions: Set<String> { Set(row.fileExtensions) }
@@ -47,12 +52,15 @@ public struct AudioFileFormat: RawRepresentable, Hashable, Sendable, CaseIterabl
         allCases.first { $0.row.searchedWhenUnrecognised }
 
     /// What a file is, by its `head` (its first bytes after any leading ID3v2 tag, up to
-    /// `headLength`), among `formats`; its name (`fileExtension`, any case) only tells
-    /// a file that claims a format it does not hold from one that claims none.
+    /// `headLength`) and, where a head cannot tell (MP4), its further bytes (`file`),
+    /// among `formats`; its name (`fileExtension`, any case) only tells a file that
+    /// claims a format it does not hold from one that claims none.
     public static func choose(
-        head: [UInt8], fileExtension: String?, among formats: [AudioFileFormat] = allCases
+        head: [UInt8], file: ContentReader? = nil, fileExtension: String?, among formats: [AudioFileFormat] = allCases
     ) -> FormatChoice {
-        if let format = formats.first(where: { $0.row.signature.matches(head) }) { return .recognised(format) }
+        if let format = formats.first(where: { $0.row.signature.matches(head, file: file) }) {
+            return .recognised(format)
+        }
         let named = fileExtension?.lowercased() ?? ""
         if let claimed = formats.first(where: { !$0.row.searchedWhenUnrecognised && $0.row.fileExtensions.contains(named) }) {
             return .misnamed(fileExtension: named, claimed: claimed)

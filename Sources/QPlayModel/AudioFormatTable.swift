@@ -6,11 +6,15 @@
 /// A new format is its C module, its decoder file (whose `FormatDecoder` names the row),
 /// a row here, and that `FormatDecoder`'s line in `DecoderRegistry.standard`; a TagLib
 /// type the shim has no kind of its own for is `.detectedByTagLib`. The rows' order is
-/// the order MPD's `decoders` lists them in.
+/// the order MPD's `decoders` lists them in (rows of one MPD decoder under it once), and
+/// the first row whose signature matches a file takes it.
 extension AudioFileFormat {
     static let table: [AudioFormatRow] = [
         AudioFormatRow(
-            wireName: "mp3", displayName: "MP3", signature: .bits([0xFF, 0xE0], mask: [0xFF, 0xE0]),
+            // An MPEG frame's 11-bit sync and a layer (I, II or III; never 00, which is
+            // ADTS AAC's: the AAC row below would otherwise lose its files to this one).
+            wireName: "mp3", displayName: "MP3",
+            signature: .anyOf([.bits([0xFF, 0xE2], mask: [0xFF, 0xE2]), .bits([0xFF, 0xE4], mask: [0xFF, 0xE4])]),
             fileExtensions: ["mp3", "mp2", "mp1"], tagLibKind: .mpeg, mpdDecoder: "mp3", mpdSampleFormat: "24",
             mimeTypes: ["audio/mpeg", "audio/mp3", "audio/x-mp3"], searchedWhenUnrecognised: true),
         AudioFormatRow(
@@ -25,6 +29,34 @@ extension AudioFileFormat {
             wireName: "opus", displayName: "Opus", signature: .oggFirstPacket(Array("OpusHead".utf8)),
             fileExtensions: ["opus"], tagLibKind: .oggOpus, mpdDecoder: "opus", mpdSampleFormat: "16",
             mimeTypes: ["audio/opus", "audio/x-opus+ogg"]),
+        // FFmpeg's formats, as MPD plays them (its `ffmpeg` decoder). MP4 holds AAC or
+        // ALAC: the first sound track's sample entry tells which. ADTS is AAC's frames
+        // without a container: a 12-bit sync and layer 00.
+        AudioFormatRow(
+            wireName: "aac", displayName: "AAC",
+            signature: .anyOf([.mp4(sampleEntry: Array("mp4a".utf8)), .bits([0xFF, 0xF0], mask: [0xFF, 0xF6])]),
+            fileExtensions: ["m4a", "m4b", "mp4", "aac"], tagLibKind: .mp4, mpdDecoder: "ffmpeg", mpdSampleFormat: "f",
+            mimeTypes: ["audio/mp4", "audio/aac", "audio/aacp", "audio/x-m4a", "audio/x-m4b"]),
+        AudioFormatRow(
+            // Its files are named as AAC's are (.m4a): the AAC row's names bring them in.
+            wireName: "alac", displayName: "ALAC", signature: .mp4(sampleEntry: Array("alac".utf8)),
+            fileExtensions: [], tagLibKind: .mp4, mpdDecoder: "ffmpeg", mpdSampleFormat: nil,
+            mimeTypes: ["audio/x-alac"]),
+        AudioFormatRow(
+            wireName: "wav", displayName: "WAV", signature: .riff(Array("RIFF".utf8), form: Array("WAVE".utf8)),
+            fileExtensions: ["wav"], tagLibKind: .wav, mpdDecoder: "ffmpeg", mpdSampleFormat: nil,
+            mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave"]),
+        AudioFormatRow(
+            wireName: "aiff", displayName: "AIFF",
+            signature: .anyOf([
+                .riff(Array("FORM".utf8), form: Array("AIFF".utf8)), .riff(Array("FORM".utf8), form: Array("AIFC".utf8)),
+            ]),
+            fileExtensions: ["aiff", "aif", "aifc"], tagLibKind: .aiff, mpdDecoder: "ffmpeg", mpdSampleFormat: nil,
+            mimeTypes: ["audio/aiff", "audio/x-aiff"]),
+        AudioFormatRow(
+            wireName: "wavpack", displayName: "WavPack", signature: .prefix(Array("wvpk".utf8)),
+            fileExtensions: ["wv"], tagLibKind: .wavPack, mpdDecoder: "ffmpeg", mpdSampleFormat: nil,
+            mimeTypes: ["audio/x-wavpack", "audio/wavpack"]),
     ]
 }
 
@@ -80,8 +112,17 @@ public enum TagLibKind: UInt32, Sendable, CaseIterable {
     case flac = 2
     case oggVorbis = 3
     case oggOpus = 4
-    /// Any other type TagLib knows (MP4, WAV, AIFF, …), as TagLib detects it from the
-    /// content alone: a new format's row names this and the shim needs no change (the
-    /// four above get the shim's extras: exact lengths, the LAME header, Opus's R128).
+    /// Any other type TagLib knows, as TagLib detects it from the content alone: a new
+    /// format's row names this and the shim needs no change (the kinds of their own get
+    /// the shim's extras: exact lengths, the LAME header, Opus's R128, bit depths).
     case detectedByTagLib = 5
+    /// MP4 (AAC, ALAC): iTunes atoms and freeform ReplayGain atoms; also ADTS AAC, which
+    /// TagLib does not read: its length from the frame headers, tags from an ID3v2 tag.
+    case mp4 = 6
+    /// RIFF WAVE: INFO and ID3 chunks.
+    case wav = 7
+    /// AIFF and AIFF-C: ID3 chunk.
+    case aiff = 8
+    /// WavPack: APEv2.
+    case wavPack = 9
 }

@@ -15,7 +15,7 @@ import Testing
         let text = dir.appending("notes.ogg")
         try dir.write(Array("just text".utf8), to: text)
         let error = #expect(throws: DecoderError.self) { try DecoderRegistry.standard.open(text) }
-        #expect(error?.reason == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .ogg, but no vorbis audio")
+        #expect(error?.reason == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus, AAC, ALAC, WAV, AIFF, WavPack): named .ogg, but no vorbis audio")
     }
 
     /// An MP3 cut so that it starts inside a frame: no format recognises its first bytes.

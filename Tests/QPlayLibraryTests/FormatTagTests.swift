@@ -148,7 +148,7 @@ import Testing
         #expect(throws: TagReadError.misnamed(fileExtension: "flac", claimed: .flac)) { try TagReader.read(wavNamedFlac) }
         #expect(
             "\(TagReadError.misnamed(fileExtension: "flac", claimed: .flac))"
-                == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): named .flac, but no flac audio")
+                == "not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus, AAC, ALAC, WAV, AIFF, WavPack): named .flac, but no flac audio")
     }
 
     /// Each format cut short, as random bytes, as text, as zeros: a clean error or a

@@ -19,7 +19,14 @@ typedef enum qp_tag_kind {
     // Any other type TagLib knows (MP4, WAV, AIFF, WavPack, …), as TagLib finds it from
     // the content alone (the file name is kept from it): a format without a kind of its
     // own here needs no change to the shim.
-    QP_KIND_DETECTED = 5
+    QP_KIND_DETECTED = 5,
+    // MP4 (AAC, ALAC): iTunes atoms, freeform ReplayGain atoms, the ALAC depth and
+    // iTunSMPB's exact length. ADTS AAC, which TagLib does not read, comes here too: its
+    // length from the frame headers (see adts_length.h).
+    QP_KIND_MP4 = 6,
+    QP_KIND_WAV = 7,      // RIFF WAVE: INFO and ID3 chunks, depth, exact length
+    QP_KIND_AIFF = 8,     // AIFF, AIFF-C: ID3 chunk, depth, exact length
+    QP_KIND_WAVPACK = 9   // WavPack: APEv2, depth, exact length
 } qp_tag_kind;
 
 // Chooses the kind to read a file as from `head`: its first `head_length` bytes after a
@@ -42,7 +49,7 @@ typedef struct qp_tag_info {
     int bitrate_kbps;
     int sample_rate;  // Opus: 48000, the rate it decodes to, whatever the input rate was
     int channels;
-    int bits_per_sample;  // FLAC only (0 for the others)
+    int bits_per_sample;  // the lossless formats' depth (FLAC, ALAC, WAV, AIFF, WavPack); 0 for the others
     int has_track_gain, has_track_peak, has_album_gain, has_album_peak;
     double track_gain, track_peak, album_gain, album_peak;
     // The exact number of samples per channel the file decodes to (0 when unknown):

@@ -48,9 +48,12 @@ enum MPDConnectionCommands {
             // qplay plays files of its library only: no streams.
         },
         MPDCommand("decoders") { call in
-            // The format table's rows, in its order, under their MPD plugin names.
-            for format in AudioFileFormat.allCases {
-                call.response.field("plugin", format.row.mpdDecoder)
+            // The format table's rows, in its order, under their MPD plugin names: the
+            // rows of one plugin (FFmpeg's) together under it once.
+            let formats = AudioFileFormat.allCases
+            for (index, format) in formats.enumerated() {
+                let plugin = format.row.mpdDecoder
+                if index == 0 || formats[index - 1].row.mpdDecoder != plugin { call.response.field("plugin", plugin) }
                 for suffix in format.fileExtensions.sorted() { call.response.field("suffix", suffix) }
             }
         },

@@ -80,8 +80,8 @@ struct PlaybackTruthTests {
         }
         #expect(reasons["b.mp3"] == "not a regular file")
         #expect(reasons["c.mp3"] == "not a regular file")
-        #expect(reasons["e.mp3"]?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): no MPEG audio") == true, "\(reasons)")
-        #expect(reasons["f.mp3"]?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): no MPEG audio") == true, "\(reasons)")
+        #expect(reasons["e.mp3"]?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus, AAC, ALAC, WAV, AIFF, WavPack): no MPEG audio") == true, "\(reasons)")
+        #expect(reasons["f.mp3"]?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus, AAC, ALAC, WAV, AIFF, WavPack): no MPEG audio") == true, "\(reasons)")
         try expectPlaying(control, title: "Ночной город", daemon: daemon, context: "after the four")
 
         let stopped = Date()
@@ -128,7 +128,7 @@ struct PlaybackTruthTests {
         #expect(trackTitle(a["track"]) == "Morning")
         #expect(a["entry"] as? Int != nil)
         let b = try events.event("error")
-        #expect((b["reason"] as? String)?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus): no MPEG audio") == true, "\(b)")
+        #expect((b["reason"] as? String)?.hasPrefix("not a file qplay plays (MP3, FLAC, Ogg Vorbis, Opus, AAC, ALAC, WAV, AIFF, WavPack): no MPEG audio") == true, "\(b)")
         try expectPlaying(control, title: "Love Song", daemon: daemon, context: "after two skips")
         let qplay = try daemon.qplay("status")
         #expect(qplay.status == 0)

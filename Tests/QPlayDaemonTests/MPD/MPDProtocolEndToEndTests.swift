@@ -67,7 +67,9 @@ struct MPDProtocolEndToEndTests {
             #expect(
                 try client.command("decoders") == [
                     "plugin: mp3", "suffix: mp1", "suffix: mp2", "suffix: mp3", "plugin: flac", "suffix: flac",
-                    "plugin: vorbis", "suffix: oga", "suffix: ogg", "plugin: opus", "suffix: opus", "OK",
+                    "plugin: vorbis", "suffix: oga", "suffix: ogg", "plugin: opus", "suffix: opus",
+                    "plugin: ffmpeg", "suffix: aac", "suffix: m4a", "suffix: m4b", "suffix: mp4", "suffix: wav",
+                    "suffix: aif", "suffix: aifc", "suffix: aiff", "suffix: wv", "OK",
                 ])
         }
     }

@@ -152,7 +152,7 @@ struct MPDDifferentialTests {
                 + " stickers, partitions, outputs switching, mounts, messages, priorities are not there"),
         .init(
             request: "decoders", leeway: .wholeResponse,
-            reason: "qplay's decoders (libmpg123 for MP1/2/3, libFLAC, libvorbisfile, libopusfile) against MPD's"
+            reason: "qplay's decoders (libmpg123 for MP1/2/3, libFLAC, libvorbisfile, libopusfile, FFmpeg) against MPD's"
                 + " plugin list"),
     ]
 
