@@ -23,6 +23,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var watchRescan: Duration?
     var watchLimit: Int?
     var maxConnections: Int?
+    var connectionTimeout: Duration?
     var maxQueueLength: Int?
     var logLevel: Logger.Level?
     var replayGainMode: ReplayGainMode?
@@ -89,6 +90,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .watchRescanSeconds: file.watchRescan = .seconds(try reader.integer(in: 1...86400))
             case .watchLimit: file.watchLimit = try reader.integer(in: 0...10_000_000)
             case .maxConnections: file.maxConnections = try reader.integer(in: 1...100_000)
+            case .connectionTimeout: file.connectionTimeout = .seconds(try reader.integer(in: 1...86400))
             case .maxQueueLength: file.maxQueueLength = try reader.integer(in: 1...10_000_000)
             case .logLevel: file.logLevel = try reader.logLevel()
             case .replayGain: file.replayGainMode = try reader.replayGainMode()

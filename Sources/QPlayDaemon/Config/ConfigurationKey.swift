@@ -16,6 +16,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case watchRescanSeconds = "watch_rescan_s"
     case watchLimit = "watch_limit"
     case maxConnections = "max_connections"
+    case connectionTimeout = "connection_timeout"
     case maxQueueLength = "max_queue_length"
     case logLevel = "log_level"
     case replayGain = "replaygain"
@@ -62,6 +63,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "integer, 0...10000000; default none. A testing aid: the most folders watched, to try the watch-limit fallback without changing fs.inotify.max_user_watches."
         case .maxConnections:
             "integer, 1...100000; default 512. Clients connected at once; one more is refused with an `unavailable` line. Lowered to fit the open-file limit."
+        case .connectionTimeout:
+            "integer s, 1...86400; default 60. A client that sends nothing this long is disconnected (MPD's connection_timeout); one that has not given mpd_password after 10 s. An MPD client in idle and a JSON client subscribed to events wait as long as they like."
         case .maxQueueLength:
             "integer, 1...10000000; default 200000. The most entries the queue holds; an add past it is refused whole with `queue_full` (each entry costs about half a kilobyte of memory)."
         case .logLevel:

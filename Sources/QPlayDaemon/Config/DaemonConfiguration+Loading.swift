@@ -92,6 +92,7 @@ extension DaemonConfiguration {
             configuration.watchLimit = file.watchLimit
             configuration.mpris = file.mpris ?? Defaults.mpris
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
+            configuration.connectionTimeout = file.connectionTimeout ?? Defaults.connectionTimeout
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             configuration.sleepFade = file.sleepFade ?? Defaults.sleepFade

@@ -39,6 +39,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Clients served at once; the server may lower it to fit the open-file limit
     /// (`DescriptorLimit`).
     public var maxConnections: Int
+    /// How long a client may send nothing (`connection_timeout`, `SilenceTimeouts`).
+    public var connectionTimeout: Duration = Defaults.connectionTimeout
     /// The most entries the queue holds (`EngineConfiguration.maxQueueLength`).
     public var maxQueueLength: Int = Defaults.maxQueueLength
     /// Seconds the sleep timer fades out over (`sleep_fade`).
@@ -107,6 +109,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let mpris = true
         public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
+        /// As MPD's `connection_timeout`.
+        public static let connectionTimeout = Duration.seconds(60)
         public static let maxQueueLength = EngineConfiguration.defaultMaxQueueLength
         public static let sleepFade = 10.0
         public static let resumeMinDuration = 600.0

@@ -114,7 +114,7 @@ public enum Daemon {
         let server = SocketServer(
             configuration: .init(
                 socketPath: configuration.socketPath.string, unwritableTimeout: unwritable,
-                maxConnections: connectionCap),
+                maxConnections: connectionCap, connectionTimeout: configuration.connectionTimeout),
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
                 bookmarks: BookmarkService(store: store, player: player, index: index)),
@@ -126,7 +126,8 @@ public enum Daemon {
                 MPDServer(
                     configuration: .init(
                         addresses: configuration.mpdListen, password: configuration.mpdPassword,
-                        unwritableTimeout: unwritable, maxConnections: connectionCap),
+                        unwritableTimeout: unwritable, maxConnections: connectionCap,
+                        connectionTimeout: configuration.connectionTimeout),
                     commands: MPDCommandContext(
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
                     logger: log, outputBudget: outputBudget))

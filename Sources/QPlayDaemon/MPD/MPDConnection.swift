@@ -13,10 +13,19 @@ final class MPDConnection: Sendable {
 
     private let channel: any Channel
     private let idle = Mutex(IdleState())
+    private let authorized: Atomic<Bool>
 
-    init(channel: any Channel) {
+    /// `authorized`: no password is needed.
+    init(channel: any Channel, authorized: Bool) {
         self.channel = channel
+        self.authorized = Atomic(authorized)
     }
+
+    /// Whether the client gave the password (or none is needed): until then a silent
+    /// connection is closed sooner.
+    var isAuthorized: Bool { authorized.load(ordering: .relaxed) }
+
+    func markAuthorized() { authorized.store(true, ordering: .relaxed) }
 
     func write(_ bytes: [UInt8]) {
         // Written under the idle lock elsewhere; here from the request loop, which holds

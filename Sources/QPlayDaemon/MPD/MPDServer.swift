@@ -25,6 +25,9 @@ final class MPDServer: Sendable {
         var outputLimit = 2 << 20
         var unwritableTimeout: Duration = .seconds(30)
         var maxConnections = 512
+        /// As MPD's `connection_timeout`: a client that sends nothing this long, and is
+        /// not in `idle`, is closed; sooner before the password. nil: never.
+        var connectionTimeout: Duration? = nil
     }
 
     let configuration: Configuration
@@ -47,7 +50,8 @@ final class MPDServer: Sendable {
                 lineLimit: configuration.lineLimit, outputLimit: configuration.outputLimit,
                 unwritableTimeout: configuration.unwritableTimeout, maxConnections: cap,
                 greeting: Array("OK MPD \(MPDSession.protocolVersion)\n".utf8), refusal: refusal.bytes,
-                client: "an MPD client", loopbackOnly: configuration.password == nil),
+                client: "an MPD client", loopbackOnly: configuration.password == nil,
+                silenceTimeouts: configuration.connectionTimeout.map(SilenceTimeouts.init(connectionTimeout:))),
             logger: logger, outputBudget: outputBudget)
     }
 
@@ -109,7 +113,12 @@ final class MPDServer: Sendable {
 
 extension MPDServer: LineSessions {
     func open(_ id: ConnectionID, channel: any Channel) -> MPDConnection {
-        MPDConnection(channel: channel)
+        MPDConnection(channel: channel, authorized: configuration.password == nil)
+    }
+
+    func silence(_ id: ConnectionID, _ connection: MPDConnection) -> ConnectionSilence {
+        if connection.isIdle { return .waitsByDesign }
+        return connection.isAuthorized ? .authenticated : .unauthenticated
     }
 
     func closed(_ id: ConnectionID, _ connection: MPDConnection, heldFullOutput: Bool) {}

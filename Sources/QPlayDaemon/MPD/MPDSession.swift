@@ -158,6 +158,7 @@ struct MPDSession {
         }
         response = call.response
         settings = call.settings
+        if settings.authorized { connection.markAuthorized() }
         if call.closes { return (true, .close) }
         if let wanted = call.idle { return (true, .idle(wanted)) }
         return (true, .none)

@@ -19,6 +19,11 @@ import QPlayProtocol
 ///   held for ever. Progress restarts the timeout, so a slow but steady reader gets a
 ///   60 MB answer whole however long it takes.
 ///
+/// A connection that sends nothing for its frontend's silence timeout
+/// (`connection_timeout`) while no request of it is being handled is closed, unless it
+/// waits by design (`ConnectionSilence`): the clock restarts on every byte in either
+/// direction, so an answered `idle` or a long request ends with a fresh timeout.
+///
 /// A client that shuts its write side after its requests (`echo … | socat -`) is still
 /// answered: the listener allows half-closure, so the end of its input only ends the
 /// request loop once every line received has been handed out, and the channel closes
@@ -72,11 +77,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var yielding: Scheduled<Void>?
     /// The request loop waiting for room to write the next part of a long answer.
     private var waitingForRoom: EventLoopPromise<Bool>?
+    /// How long the connection may stay silent, and what it is doing now (asked of its
+    /// frontend when the timer fires); nil: never closed for silence.
+    private let silence: (timeouts: SilenceTimeouts, state: @Sendable () -> ConnectionSilence)?
+    /// The last byte read or written.
+    private var lastActivity = NIODeadline.now()
+    private var silenceCheck: Scheduled<Void>?
 
     init(
         greeting: [UInt8], lineLimit: Int, unwritableTimeout: TimeAmount, logger: Logger,
+        silence: (timeouts: SilenceTimeouts, state: @Sendable () -> ConnectionSilence)? = nil,
         onClose: @escaping (_ heldFullOutput: Bool) -> Void
     ) {
+        self.silence = silence
         self.greeting = greeting
         self.framer = LineFramer(limit: lineLimit)
         self.inputLimit = lineLimit
@@ -153,10 +166,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: greeting)), promise: nil)
+        if let silence { scheduleSilenceCheck(context, in: silence.timeouts.limit(silence.state()) ?? silence.timeouts.authenticated) }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastActivity = .now()
         framer.append(unwrapInboundIn(data).readableBytesView)
         if let yielding {
             yielding.cancel()  // ends the yield: this read came from a poll
@@ -190,6 +205,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         queuedBytes &+= unwrapOutboundIn(data).readableBytes
+        lastActivity = .now()
         context.write(data, promise: promise)
     }
 
@@ -227,6 +243,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         closed = true
         unwritableClose?.cancel()
         unwritableClose = nil
+        silenceCheck?.cancel()
+        silenceCheck = nil
         answerRoom(false)
         deliver()
         onClose(heldFullOutput)
@@ -243,6 +261,38 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset by the peer and the like: the connection is over, nothing else is.
+        context.close(promise: nil)
+    }
+
+    // MARK: Silence
+
+    private func scheduleSilenceCheck(_ context: ChannelHandlerContext, in delay: Duration) {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        silenceCheck = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
+            handler.value.checkSilence()
+        }
+    }
+
+    /// Closes the connection if it has been silent for its limit with nothing under
+    /// way; otherwise looks again when the limit would next be reached.
+    private func checkSilence() {
+        guard let silence, !closed, let context else { return }
+        let limit = silence.timeouts.limit(silence.state())
+        // A request being handled, lines not yet handed out, an answer not yet taken:
+        // the client is not silent, it is waiting on the daemon.
+        let busy = waiting == nil || framer.pendingCount > 0 || !context.channel.isWritable
+        guard let limit, !busy else {
+            scheduleSilenceCheck(context, in: limit ?? silence.timeouts.authenticated)
+            return
+        }
+        let quiet = Duration.nanoseconds((NIODeadline.now() - lastActivity).nanoseconds)
+        guard quiet >= limit else {
+            scheduleSilenceCheck(context, in: limit - quiet)
+            return
+        }
+        logger.info(
+            "closing a client silent for longer than connection_timeout",
+            metadata: ["silent_seconds": "\(Double(quiet.components.seconds))"])
         context.close(promise: nil)
     }
 

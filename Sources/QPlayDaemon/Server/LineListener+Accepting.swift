@@ -108,6 +108,9 @@ extension LineListener {
         let handler = ConnectionHandler(
             greeting: settings.greeting, lineLimit: settings.lineLimit,
             unwritableTimeout: TimeAmount(settings.unwritableTimeout), logger: logger,
+            silence: settings.silenceTimeouts.map { timeouts in
+                (timeouts, { sessions.silence(id, connection) })
+            },
             onClose: { [self] heldFullOutput in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
                 sessions.closed(id, connection, heldFullOutput: heldFullOutput)

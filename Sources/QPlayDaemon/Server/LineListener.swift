@@ -17,6 +17,9 @@ protocol LineSessions<Connection>: Sendable {
     /// On the event loop, once the channel closed. `heldFullOutput`: the client had left
     /// its write buffer full at some point.
     func closed(_ id: ConnectionID, _ connection: Connection, heldFullOutput: Bool)
+    /// What the connection is doing while it sends nothing, for its silence timeout; from
+    /// the event loop, now and then.
+    func silence(_ id: ConnectionID, _ connection: Connection) -> ConnectionSilence
 }
 
 /// The listening side every line-based frontend shares (qplay's JSON socket, MPD): binds
@@ -45,6 +48,8 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         /// Serving without a password: a TCP address must be bound to loopback
         /// (`LoopbackAddress`), whatever name it was given, or the start fails.
         var loopbackOnly = false
+        /// How long a connection may send nothing (`ConnectionHandler`); nil: for ever.
+        var silenceTimeouts: SilenceTimeouts? = nil
     }
 
     struct Entry {

@@ -35,12 +35,17 @@ public final class SocketServer: Sendable {
         /// instead of the greeting and closed.
         public var maxConnections: Int
         public var threads: Int
+        /// A connection that sends nothing this long, and is not subscribed to events, is
+        /// closed (`connection_timeout`); nil: never.
+        public var connectionTimeout: Duration?
 
         public init(
             socketPath: String, version: String = QPlayVersion.current, allowedUID: UInt32 = getuid(),
             lineLimit: Int = LineFramer.requestLimit, outputLimit: Int = 2 << 20,
-            unwritableTimeout: Duration = .seconds(30), maxConnections: Int = 512, threads: Int = 1
+            unwritableTimeout: Duration = .seconds(30), maxConnections: Int = 512, threads: Int = 1,
+            connectionTimeout: Duration? = nil
         ) {
+            self.connectionTimeout = connectionTimeout
             self.socketPath = socketPath
             self.version = version
             self.allowedUID = allowedUID
@@ -103,7 +108,8 @@ public final class SocketServer: Sendable {
                 refusal: Response.failure(
                     .unavailable("too many connections (max_connections = \(cap)); try again later")
                 ).encodedLine(id: nil),
-                client: "a client"),
+                client: "a client",
+                silenceTimeouts: configuration.connectionTimeout.map(SilenceTimeouts.init(connectionTimeout:))),
             logger: logger, eventLoopGroup: eventLoopGroup, threads: configuration.threads, outputBudget: outputBudget)
     }
 
@@ -169,6 +175,12 @@ extension SocketServer: LineSessions {
     func open(_ id: ConnectionID, channel: any Channel) -> any Channel {
         state.withLock { $0.clients[id] = Client(channel: channel) }
         return channel
+    }
+
+    /// The socket's peers are the user's own processes (checked on connect): none is a
+    /// stranger. A subscriber waits for events, for days in a status bar.
+    func silence(_ id: ConnectionID, _ channel: any Channel) -> ConnectionSilence {
+        state.withLock { $0.clients[id]?.subscriptions.isEmpty == false } ? .waitsByDesign : .authenticated
     }
 
     func closed(_ id: ConnectionID, _ channel: any Channel, heldFullOutput: Bool) {

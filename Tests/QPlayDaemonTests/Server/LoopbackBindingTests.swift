@@ -30,6 +30,7 @@ struct LoopbackBindingTests {
         func open(_ id: ConnectionID, channel: any Channel) -> Int { 0 }
         func serve(_ id: ConnectionID, _ connection: Int, frames: ConnectionFrames) async {}
         func closed(_ id: ConnectionID, _ connection: Int, heldFullOutput: Bool) {}
+        func silence(_ id: ConnectionID, _ connection: Int) -> ConnectionSilence { .authenticated }
     }
 
     func listener(_ address: MPDAddress, loopbackOnly: Bool) -> LineListener<NoSessions> {
