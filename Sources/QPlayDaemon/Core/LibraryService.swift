@@ -15,6 +15,12 @@ actor LibraryService {
     nonisolated let log: Logger
     /// Disks the watcher saw unmounted below the music directory: scans keep their tracks.
     nonisolated let unmounted = UnmountedFolders()
+    /// Pictures of tracks, read on request (never by a scan) for `art`, MPD and MPRIS.
+    nonisolated let artwork = ArtworkLookup()
+    /// Embedded pictures as files (MPRIS `mpris:artUrl`); nil without a cache folder.
+    nonisolated let artCache = ArtCache.defaultDirectory(environment: ProcessInfo.processInfo.environment).map {
+        ArtCache(directory: $0)
+    }
     /// The scan running or queued last; a new update waits for it before it starts.
     private var latest: Task<ScanSummary, any Error>?
 
