@@ -225,6 +225,9 @@ let package = Package(
         fuzzTarget("ogg", "Ogg", [
             "QPlayAudio", "QPlayFuzzDecoderSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        fuzzTarget("ffmpeg", "FFmpeg", [
+            "QPlayAudio", "QPlayFuzzDecoderSupport", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
 
         // Tests
         .target(

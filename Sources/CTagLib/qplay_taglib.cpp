@@ -207,6 +207,19 @@ long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
 // gapless tag (iTunSMPB: delay, padding and the original length, in hex).
 void lossless_properties(TagLib::File *file, qp_tag_info *out) {
     if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        // ReplayGain in iTunes freeform atoms (----:com.apple.iTunes:replaygain_track_gain,
+        // any case), which TagLib's property map leaves out.
+        if (mp4->tag()) {
+            TagLib::PropertyMap freeform;
+            const TagLib::String prefix = "----:com.apple.iTunes:";
+            for (const auto &item : mp4->tag()->itemMap()) {
+                if (item.first.startsWith(prefix)) freeform.insert(item.first.substr(prefix.size()).upper(), item.second.toStringList());
+            }
+            gain_value(freeform, "REPLAYGAIN_TRACK_GAIN", &out->has_track_gain, &out->track_gain);
+            gain_value(freeform, "REPLAYGAIN_TRACK_PEAK", &out->has_track_peak, &out->track_peak);
+            gain_value(freeform, "REPLAYGAIN_ALBUM_GAIN", &out->has_album_gain, &out->album_gain);
+            gain_value(freeform, "REPLAYGAIN_ALBUM_PEAK", &out->has_album_peak, &out->album_peak);
+        }
         auto *props = mp4->audioProperties();
         if (props && props->codec() == TagLib::MP4::Properties::ALAC) out->bits_per_sample = props->bitsPerSample();
         const TagLib::MP4::Item smpb = mp4->tag() ? mp4->tag()->item("----:com.apple.iTunes:iTunSMPB") : TagLib::MP4::Item();

@@ -38,8 +38,9 @@ extension GeneratedAudio {
         public var description: String { rawValue }
     }
 
-    /// `pcm` encoded as `kind` into `name` (plus `arguments` for ffmpeg, before the
-    /// output: `-metadata title=…`); `rate` and channels are the PCM's.
+    /// `pcm` encoded as `kind` into `name` (plus `arguments` for ffmpeg before the
+    /// output, `-metadata title=…`, or for wavpack, `-w Title=…`); `rate` and channels
+    /// are the PCM's.
     @discardableResult
     public static func encode(
         _ pcm: GeneratedPCM, as kind: FFmpegKind, to name: String, in directory: TemporaryDirectory,
@@ -50,7 +51,7 @@ extension GeneratedAudio {
         try writeWAV(pcm, to: wav, in: directory)
         defer { try? FileManager.default.removeItem(atPath: wav.string) }
         if kind == .wavPack {
-            try run(["wavpack", "-q", "-y", wav.string, "-o", output.string])
+            try run(["wavpack", "-q", "-y"] + arguments + [wav.string, "-o", output.string])
             return output
         }
         let codec: [String] =
@@ -87,12 +88,18 @@ extension GeneratedAudio {
     /// `moov` box comes last (ffmpeg's layout, with some `-metadata` so an `ilst` is
     /// there): the boxes around grow, nothing after them moves.
     public static func addITunSMPB(to path: FilePath, delay: Int, padding: Int, frames: Int) throws {
-        var bytes = try TemporaryDirectory.read(path)
         func hex(_ value: Int, _ digits: Int) -> String {
             let text = String(value, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, digits - text.count)) + text
         }
         let value = " 00000000 \(hex(delay, 8)) \(hex(padding, 8)) \(hex(frames, 16)) 00000000 00000000 00000000"
+        try addITunesAtom(to: path, name: "iTunSMPB", value: value)
+    }
+
+    /// Adds a freeform `----:com.apple.iTunes:<name>` atom of UTF-8 `value` (iTunSMPB,
+    /// replaygain_track_gain, …) to an MP4 file as `addITunSMPB` does.
+    public static func addITunesAtom(to path: FilePath, name: String, value: String) throws {
+        var bytes = try TemporaryDirectory.read(path)
         func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
             let size = UInt32(8 + payload.count)
             return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
@@ -100,7 +107,7 @@ extension GeneratedAudio {
         }
         let atom = box(
             "----",
-            box("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + box("name", [0, 0, 0, 0] + Array("iTunSMPB".utf8))
+            box("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + box("name", [0, 0, 0, 0] + Array(name.utf8))
                 + box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
         var parents: [Int] = []
         var range = 0..<bytes.count

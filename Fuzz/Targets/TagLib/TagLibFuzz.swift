@@ -27,7 +27,9 @@ enum TagLibFuzz {
         fuzzCheck(info.bitrateKbps >= 0, "bitrate \(info.bitrateKbps) kbps")
         fuzzCheck(info.sampleRate > 0, "read as audio with sample rate \(info.sampleRate)")
         fuzzCheck(info.format != .opus || info.sampleRate == 48000, "Opus at \(info.sampleRate) Hz")
-        fuzzCheck(info.bitsPerSample == nil || info.format == .flac, "bit depth for \(info.format)")
+        fuzzCheck(
+            info.bitsPerSample == nil || [.flac, .alac, .wav, .aiff, .wavPack].contains(info.format),
+            "bit depth for \(info.format)")
         fuzzCheck((info.exactSamples ?? 1) > 0, "exact length of \(info.exactSamples ?? 0) samples")
         if let present = info.presentAudioBytes {
             fuzzCheck(present <= contents.count, "\(present) bytes of audio in a file of \(contents.count)")
