@@ -33,6 +33,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var sleepFade: Double?
     var resumeMinDuration: Double?
     var mpris: Bool?
+    var notify: Bool?
 
     init(path: FilePath) {
         self.path = path
@@ -100,6 +101,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .sleepFade: file.sleepFade = try reader.number(in: 0...600)
             case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
             case .mpris: file.mpris = try reader.boolean()
+            case .notify: file.notify = try reader.boolean()
             }
         }
         return file

@@ -29,6 +29,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case resumeMinDuration = "resume_min_duration"
     // Frontends.
     case mpris
+    case notify
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -83,6 +84,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "number s, 0...604800; default 600. Tracks longer than this remember where they were left and resume there, 2 s before."
         case .mpris:
             "boolean; default true. Serve MPRIS (media keys, playerctl, desktop widgets) on the D-Bus session bus when DBUS_SESSION_BUS_ADDRESS is set. --no-mpris turns it off."
+        case .notify:
+            "boolean; default false. Show a desktop notification (org.freedesktop.Notifications on the D-Bus session bus) with title, artist, album and cover when a track begins by itself, not by a key the user pressed."
         }
     }
 }

@@ -91,6 +91,7 @@ extension DaemonConfiguration {
             configuration.watchRescan = file.watchRescan ?? Defaults.watchRescan
             configuration.watchLimit = file.watchLimit
             configuration.mpris = file.mpris ?? Defaults.mpris
+            configuration.notify = file.notify ?? Defaults.notify
             configuration.maxConnections = file.maxConnections ?? Defaults.maxConnections
             configuration.connectionTimeout = file.connectionTimeout ?? Defaults.connectionTimeout
             configuration.maxQueueLength = file.maxQueueLength ?? Defaults.maxQueueLength

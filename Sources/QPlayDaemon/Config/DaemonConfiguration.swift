@@ -61,6 +61,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mpdPassword: String?
     /// Whether MPRIS is served on the D-Bus session bus (when there is one).
     public var mpris: Bool = Defaults.mpris
+    /// Whether track changes are shown as desktop notifications.
+    public var notify: Bool = Defaults.notify
     /// The config file that was read, or nil when there was none.
     public var configFile: FilePath?
     /// True when the socket is at its default XDG place, whose folder belongs to qplay
@@ -107,6 +109,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public static let scanOnStart = true
         public static let watch = true
         public static let mpris = true
+        public static let notify = false
         public static let watchRescan = Duration.seconds(300)
         public static let maxConnections = 512
         /// As MPD's `connection_timeout`.

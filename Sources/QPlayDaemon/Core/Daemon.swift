@@ -135,6 +135,11 @@ public enum Daemon {
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
             frontends.append(mpris)
         }
+        if configuration.notify {
+            frontends.append(
+                TrackNotifier(
+                    commanded: player.commandedChanges, musicDirectory: configuration.musicDirectory, log: log))
+        }
         for frontend in frontends { events.subscribe(frontend) }
 
         let scanOnStart = configuration.scanOnStart || libraryReplaced

@@ -47,6 +47,8 @@ actor PlayerService {
     /// The ReplayGain decided for the requests the audio thread holds (now-playing and
     /// its successor), for `status`.
     var replayGainChoices: [UInt64: ReplayGainSettings.Choice] = [:]
+    /// The track changes commands made, for desktop notifications (`TrackNotifier`).
+    nonisolated let commandedChanges = CommandedTrackChanges()
 
     init(
         engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath, replayGain: ReplayGainSettings = .init(),
@@ -138,7 +140,9 @@ actor PlayerService {
     func perform<Result: Sendable>(
         _ command: @Sendable (inout PlayerEngine, Duration, Double) throws(EngineError) -> (Result, EngineOutput)
     ) throws(EngineError) -> Result {
+        let before = inPlace { $0.queue.current }
         let (result, output) = try command(&engine, now, position)
+        noteCommandedChange(from: before)
         apply(output)
         return result
     }
@@ -146,7 +150,9 @@ actor PlayerService {
     func perform(
         _ command: @Sendable (inout PlayerEngine, Duration, Double) throws(EngineError) -> EngineOutput
     ) throws(EngineError) {
+        let before = inPlace { $0.queue.current }
         let output = try command(&engine, now, position)
+        noteCommandedChange(from: before)
         apply(output)
     }
 
@@ -154,11 +160,16 @@ actor PlayerService {
     /// press` and, at key-up, another process's `qplay release`. A press that is never
     /// released ends itself at the engine's maximum hold.
     func press(_ button: Button) {
-        apply(engine.press(button, now: now, position: position))
+        let before = inPlace { $0.queue.current }
+        let output = engine.press(button, now: now, position: position)
+        noteCommandedChange(from: before)
+        apply(output)
     }
 
     func release(_ button: Button) throws(EngineError) -> (action: ButtonAction, heldMilliseconds: Int) {
+        let before = inPlace { $0.queue.current }
         let result = try engine.release(button, now: now, position: position)
+        noteCommandedChange(from: before)
         apply(result.output)
         return (result.action, result.heldMilliseconds)
     }
