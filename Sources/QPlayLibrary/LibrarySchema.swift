@@ -117,6 +117,12 @@ enum LibrarySchema {
             // now chosen by content, so every remembered skip is read once more.
             try db.execute(sql: "DELETE FROM skipped_file")
         }
+        migrator.registerMigration("v6: skipped files read again for FFmpeg's formats") { db in
+            // AAC, ALAC, WAV, AIFF and WavPack are played now: a WAV or an ADTS stream
+            // named .mp3 or .flac was remembered as "not a file qplay plays". Their new
+            // extensions (.m4a, .wav, …) were never scanned, so they come as new files.
+            try db.execute(sql: "DELETE FROM skipped_file")
+        }
         return migrator
     }
 }

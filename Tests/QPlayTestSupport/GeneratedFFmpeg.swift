@@ -68,7 +68,7 @@ extension GeneratedAudio {
         return output
     }
 
-    /// `pcm` as a plain WAV (sox, from raw little-endian samples).
+    /// `pcm` as a plain WAV (sox, from raw little-endian samples), whatever `wav`'s name.
     public static func writeWAV(_ pcm: GeneratedPCM, to wav: FilePath, in directory: TemporaryDirectory) throws {
         let raw = directory.appending("\(wav.lastComponent?.string ?? "pcm").raw")
         let width = pcm.bits / 8
@@ -80,7 +80,7 @@ extension GeneratedAudio {
         defer { try? FileManager.default.removeItem(atPath: raw.string) }
         try run(
             "sox", "-t", "raw", "-r", "\(pcm.sampleRate)", "-c", "\(pcm.channels)", "-b", "\(pcm.bits)", "-e",
-            "signed-integer", "-L", raw.string, wav.string)
+            "signed-integer", "-L", raw.string, "-t", "wav", wav.string)
     }
 
     /// Adds iTunes's gapless tag (`----:com.apple.iTunes:iTunSMPB`: encoder delay,
