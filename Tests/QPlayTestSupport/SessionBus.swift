@@ -12,6 +12,9 @@ public final class SessionBus: @unchecked Sendable {
     public let directory: TemporaryDirectory
     public let socketPath: String
     private var process: SpawnedProcess?
+    /// A bus configuration (XML) used instead of the standard session one, e.g. one
+    /// without service folders, so nothing on the machine is started on demand.
+    public var configuration: String?
 
     public init(directory: TemporaryDirectory = TemporaryDirectory("qplay-bus")) {
         self.directory = directory
@@ -31,7 +34,7 @@ public final class SessionBus: @unchecked Sendable {
         defer { close(null) }
         let daemon = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         let started = try SpawnedProcess(
-            daemon, ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
+            daemon, [try configurationArgument(), "--nofork", "--nopidfile", "--address=\(address)"],
             stdout: null, stderr: null)
         process = started
         let deadline = Date().addingTimeInterval(20)
@@ -45,6 +48,13 @@ public final class SessionBus: @unchecked Sendable {
             usleep(50_000)
         }
         throw LineSocketClient.Failure(description: "dbus-daemon did not answer within 20 s")
+    }
+
+    private func configurationArgument() throws -> String {
+        guard let configuration else { return "--session" }
+        let file = directory.appending("bus.conf")
+        try directory.write(Array(configuration.utf8), to: file)
+        return "--config-file=\(file.string)"
     }
 
     /// SIGKILL: the bus vanishes under its clients.

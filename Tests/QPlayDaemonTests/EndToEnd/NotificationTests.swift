@@ -1,0 +1,159 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+/// Desktop notifications (`notify = true`, docs/BEHAVIOUR.md) with a real notification
+/// daemon, Debian's dunst under Xvfb, on a private session bus that `dbus-monitor`
+/// watches: what qplayd sent, what dunst answered and what dunst holds. Tracks are made
+/// to end by a seek near their end (a seek is not a track change); `qplay next` is the
+/// user's.
+@Suite("End to end: desktop notifications with dunst", .serialized, .timeLimit(.minutes(3)), .tags(.peer), .group(.peer))
+struct NotificationTests {
+    static let album: [ToneFixture] = ["Alpha", "Beta", "Gamma", "Delta"].enumerated().map { index, title in
+        ToneFixture(
+            file: "0\(index + 1) \(title).mp3", title: title, toneHz: 330 + 110 * Double(index), seconds: 20,
+            artist: "Notify Band", album: "Notify Album")
+    }
+
+    /// A bus that starts nothing on demand: no notification daemon unless a test starts one
+    /// (`--address` replaces the `listen` element).
+    static let busConfiguration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+
+    /// The album in `Band/Album/` with a real PNG cover beside it (dunst loads it).
+    static func music() throws -> (TemporaryDirectory, cover: String) {
+        let music = TemporaryDirectory("qplay-notify-music")
+        let staging = TemporaryDirectory("qplay-notify-staging")
+        defer { staging.remove() }
+        let files = try ToneFixtures.generate(album, in: staging)
+        try FileManager.default.createDirectory(
+            atPath: music.appending("Band/Album").string, withIntermediateDirectories: true)
+        for (file, fixture) in zip(files, album) {
+            try FileManager.default.moveItem(atPath: file.string, toPath: music.appending("Band/Album/\(fixture.file)").string)
+        }
+        let cover = music.appending("Band/Album/Cover.PNG")
+        try music.write(GeneratedPictures.png(width: 32, height: 32), to: cover)
+        return (music, cover.string)
+    }
+
+    static func bus() throws -> SessionBus {
+        let bus = SessionBus()
+        bus.configuration = busConfiguration
+        try bus.start()
+        return bus
+    }
+
+    static func daemon(on bus: SessionBus, music: TemporaryDirectory) throws -> DaemonProcess {
+        let daemon = DaemonProcess(music: music.path.string)
+        daemon.sessionBusAddress = bus.address
+        let config = try daemon.writeConfig("notify = true\n")
+        try daemon.start(["--config", config])
+        try daemon.waitForLibrary()
+        return daemon
+    }
+
+    /// Moves 1.5 s before the end of `playing` and waits until `next` plays: a track
+    /// change nobody asked for.
+    static func runOut(_ daemon: DaemonProcess, playing: String, next: String) throws {
+        try waitUntil("\(playing) plays") { try daemon.qplayJSON("status").title == playing }
+        _ = try daemon.qplayOK("seek", "18.5")
+        try waitUntil("\(next) plays after \(playing) ended") { try daemon.qplayJSON("status").title == next }
+    }
+
+    @Test func oneNotificationPerTrackThatBeganByItselfReplacingTheFirst() throws {
+        let bus = try Self.bus()
+        let monitor = try NotificationMonitor(bus: bus)
+        let server = NotificationServer(bus: bus)
+        defer { server.stop() }
+        try server.start()
+        let (music, cover) = try Self.music()
+        defer { music.remove() }
+        let daemon = try Self.daemon(on: bus, music: music)
+        defer { daemon.stop() }
+
+        // Started by a command: no notification.
+        _ = try daemon.qplayOK("add", "--where", "album=Notify Album")
+        try Self.runOut(daemon, playing: "Alpha", next: "Beta")
+        try waitUntil("dunst answered the Notify for Beta") { monitor.notifies().first?.returnedID != nil }
+        let first = try #require(monitor.notifies().first)
+        #expect(first.appName == "qplay")
+        #expect(first.replacesID == 0)
+        #expect(first.appIcon == "")
+        #expect(first.summary == "Beta")
+        #expect(first.body == "Notify Band – Notify Album")
+        #expect(first.actions.isEmpty)
+        #expect(first.hints == ["desktop-entry": "qplay", "image-path": cover])
+        #expect(first.expireTimeout == -1)
+        let id = try #require(first.returnedID)
+
+        // The user's next: Gamma is not announced. Gamma ending: Delta is, replacing Beta's.
+        _ = try daemon.qplayOK("next")
+        try Self.runOut(daemon, playing: "Gamma", next: "Delta")
+        try waitUntil("dunst answered the Notify for Delta") { monitor.notifies().count == 2 && monitor.notifies()[1].returnedID != nil }
+        let calls = monitor.notifies()
+        #expect(calls.map(\.summary) == ["Beta", "Delta"], "no notification for the track the user chose")
+        #expect(calls[1].replacesID == id)
+        #expect(calls[1].returnedID == id)
+        #expect(calls[1].hints["image-path"] == cover)
+
+        // What dunst holds: qplay's notifications all under the one id, the last one Delta's.
+        let held = try server.heldNotifications().filter { $0["appname"] as? String == "qplay" }
+        #expect(!held.isEmpty)
+        #expect(held.allSatisfy { ($0["id"] as? NSNumber)?.uint32Value == id }, "\(held)")
+        #expect(held.first?["summary"] as? String == "Delta", "\(held)")
+        #expect(held.first?["icon_path"] as? String == cover, "\(held)")
+        #expect(!server.log.contains("Failed to load image"), "dunst could not read the cover: \(server.log)")
+    }
+
+    @Test func withoutANotificationDaemonPlaybackGoesOnAndTheAbsenceIsLoggedOnce() throws {
+        let bus = try Self.bus()
+        let monitor = try NotificationMonitor(bus: bus)
+        let (music, cover) = try Self.music()
+        defer { music.remove() }
+        let daemon = try Self.daemon(on: bus, music: music)
+        defer { daemon.stop() }
+
+        _ = try daemon.qplayOK("add", "--where", "album=Notify Album")
+        try Self.runOut(daemon, playing: "Alpha", next: "Beta")
+        try waitUntil("the failed Notify is logged") { daemon.log.contains("notifications: no notification shown") }
+        try Self.runOut(daemon, playing: "Beta", next: "Gamma")
+        try waitUntil("qplayd tried again for Gamma") { monitor.notifies().map(\.summary) == ["Beta", "Gamma"] }
+        #expect(monitor.notifies().allSatisfy { $0.returnedID == nil })
+
+        // Playing on, and answering.
+        #expect(try daemon.qplay("ping").status == 0)
+        let before = try #require(try daemon.qplayJSON("status")["position"] as? Double)
+        try waitUntil("Gamma's position moves on") { (try daemon.qplayJSON("status")["position"] as? Double ?? 0) > before }
+        #expect(try daemon.qplayJSON("status")["state"] as? String == "playing")
+        let logged = daemon.log.components(separatedBy: "\n").filter { $0.contains("notifications: no notification shown") }
+        #expect(logged.count == 1, "\(logged)")
+        #expect(logged.first?.contains("ServiceUnknown") == true, "\(logged)")
+
+        // A notification daemon that comes later gets the next track.
+        let server = NotificationServer(bus: bus)
+        defer { server.stop() }
+        try server.start()
+        try Self.runOut(daemon, playing: "Gamma", next: "Delta")
+        try waitUntil("dunst answered the Notify for Delta") { monitor.notifies().last?.returnedID != nil }
+        let last = try #require(monitor.notifies().last)
+        #expect(last.summary == "Delta")
+        #expect(last.replacesID == 0)
+        #expect(last.hints["image-path"] == cover)
+    }
+}
+
+extension [String: Any] {
+    fileprivate var title: String? { (self["track"] as? [String: Any])?["title"] as? String }
+}
