@@ -78,7 +78,7 @@ class MPDLine:
         self.greeting = self.read_line()
         self.greet_ms = (time.perf_counter() - t0) * 1e3
         if not self.greeting.startswith(b"OK MPD"):
-            raise RuntimeError(f"greeted with {self.greeting!r}")
+            raise RuntimeError("refused: " + self.greeting.decode(errors="replace").strip()[:48])
 
     def read_line(self):
         data = b""
@@ -470,7 +470,7 @@ def describe_ping(port):
         greet, ping = timed_ping(port, timeout=5)
         return f"greeted {greet:.1f} ms, ping {ping:.1f} ms"
     except RuntimeError as error:
-        return f"not served: {error}"[:60]
+        return str(error)
     except (OSError, ConnectionError) as error:
         return f"not served ({type(error).__name__})"
 
