@@ -67,6 +67,8 @@ public enum Command: Sendable, Hashable {
     case bookmarkList(track: Int64?, start: Int = 0, count: Int? = nil)
     case bookmarkJump(Int64)
     case bookmarkRemove(Int64)
+    /// A piece of a track's picture (the playing track's when nil) from byte `offset`.
+    case art(track: Int64?, offset: Int)
 
     /// The `cmd` string.
     public var name: String {
@@ -102,6 +104,7 @@ public enum Command: Sendable, Hashable {
         case .bookmarkList: "bookmark_list"
         case .bookmarkJump: "bookmark_jump"
         case .bookmarkRemove: "bookmark_remove"
+        case .art: "art"
         }
     }
 
@@ -112,6 +115,7 @@ public enum Command: Sendable, Hashable {
         "volume", "mode", "update", "subscribe",
         "sleep", "alarm_add", "alarm_list", "alarm_remove",
         "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
+        "art",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
@@ -174,6 +178,11 @@ public enum Command: Sendable, Hashable {
             return args.isEmpty ? nil : args
         case .bookmarkJump(let id), .bookmarkRemove(let id):
             return ["bookmark": .integer(id)]
+        case .art(let track, let offset):
+            var args: [String: JSONValue] = [:]
+            if let track { args["track"] = .integer(track) }
+            if offset != 0 { args["offset"] = .integer(Int64(offset)) }
+            return args.isEmpty ? nil : args
         }
     }
 }

@@ -157,6 +157,11 @@ extension Command {
                 guard try reader.bool("cancel") == true else { throw .badRequest("sleep: `cancel` must be true") }
                 return .sleep(.cancel)
             }
+        case "art":
+            try reader.allowOnly(["track", "offset"])
+            return .art(
+                track: try reader.integer("track"),
+                offset: Int(try reader.integer("offset", in: 0...Int64(Int32.max)) ?? 0))
         case "alarm_add":
             return .alarmAdd(try AlarmRequest.parse(reader))
         case "alarm_list":

@@ -20,12 +20,14 @@ public struct Track: Sendable, Hashable, Codable {
     public var channels: Int?
     /// FLAC's bit depth; null for the lossy formats.
     public var bits: Int?
+    /// Whether the track has a picture (`art`), once the daemon looked; null before.
+    public var art: Bool?
 
     public init(
         id: Int64, path: String, title: String, artist: String? = nil, album: String? = nil,
         albumArtist: String? = nil, track: Int? = nil, disc: Int? = nil, year: Int? = nil,
         genre: String? = nil, duration: Double? = nil, format: String? = nil, sampleRate: Int? = nil,
-        channels: Int? = nil, bits: Int? = nil
+        channels: Int? = nil, bits: Int? = nil, art: Bool? = nil
     ) {
         self.id = id
         self.path = path
@@ -42,11 +44,12 @@ public struct Track: Sendable, Hashable, Codable {
         self.sampleRate = sampleRate
         self.channels = channels
         self.bits = bits
+        self.art = art
     }
 
     enum CodingKeys: String, CodingKey {
         case id, path, title, artist, album, albumArtist = "album_artist", track, disc, year, genre
-        case duration, format, sampleRate = "sample_rate", channels, bits
+        case duration, format, sampleRate = "sample_rate", channels, bits, art
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +69,7 @@ public struct Track: Sendable, Hashable, Codable {
         try container.encode(sampleRate, forKey: .sampleRate)
         try container.encode(channels, forKey: .channels)
         try container.encode(bits, forKey: .bits)
+        try container.encode(art, forKey: .art)
     }
 }
 

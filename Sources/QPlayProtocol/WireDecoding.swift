@@ -115,12 +115,13 @@ extension Track: WireDecodable {
             let format = object.optional("format", WireObject.string),
             let sampleRate = object.optional("sample_rate", WireObject.int),
             let channels = object.optional("channels", WireObject.int),
-            let bits = object.optional("bits", WireObject.int)
+            let bits = object.optional("bits", WireObject.int),
+            let art = object.optional("art", WireObject.bool)
         else { return nil }
         self.init(
             id: id, path: path, title: title, artist: artist, album: album, albumArtist: albumArtist,
             track: track, disc: disc, year: year, genre: genre, duration: duration, format: format,
-            sampleRate: sampleRate, channels: channels, bits: bits)
+            sampleRate: sampleRate, channels: channels, bits: bits, art: art)
     }
 }
 

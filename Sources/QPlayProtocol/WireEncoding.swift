@@ -7,6 +7,7 @@ extension Track: WireEncodable {
         output.raw("{")
         output.key("album"); output.string(album); output.comma()
         output.key("album_artist"); output.string(albumArtist); output.comma()
+        output.key("art"); if let art { output.bool(art) } else { output.raw("null") }; output.comma()
         output.key("artist"); output.string(artist); output.comma()
         output.key("bits"); output.integer(bits); output.comma()
         output.key("channels"); output.integer(channels); output.comma()

@@ -31,6 +31,8 @@ struct QPlay: ParsableCommand {
             Meter.self,
             // Bookmarks
             BookmarkCommand.self, Bookmarks.self,
+            // Artwork
+            ArtCommand.self,
         ])
 
     static func main() {

@@ -34,6 +34,7 @@ struct RequestTests {
         .alarmAdd(AlarmRequest(time: "22:00", selection: .ids([4, 2]), fadeIn: 2.5)),
         .bookmarkAdd(name: nil), .bookmarkAdd(name: "Kapitel 2 – Ende"), .bookmarkList(track: nil),
         .bookmarkList(track: 7), .bookmarkList(track: nil, start: 2000, count: 10), .bookmarkJump(3), .bookmarkRemove(4),
+        .art(track: nil, offset: 0), .art(track: 12, offset: 1 << 20),
     ]
 
     @Test(arguments: everyCommand)

@@ -36,6 +36,7 @@ public final class DaemonProcess: @unchecked Sendable {
             "XDG_RUNTIME_DIR": directory.appending("xdg-run").string,
             "XDG_DATA_HOME": directory.appending("xdg-data").string,
             "XDG_CONFIG_HOME": directory.appending("xdg-config").string,
+            "XDG_CACHE_HOME": directory.appending("xdg-cache").string,
             "QPLAY_SOCKET": socketPath,
             "DBUS_SESSION_BUS_ADDRESS": sessionBusAddress ?? "",
         ]

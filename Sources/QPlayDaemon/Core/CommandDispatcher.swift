@@ -172,6 +172,8 @@ struct CommandDispatcher: RequestHandler {
         case .bookmarkRemove(let id):
             try bookmarkService().remove(id)
             return .empty
+        case .art(let track, let offset):
+            return .success(try await art(track: track, offset: offset))
         }
     }
 

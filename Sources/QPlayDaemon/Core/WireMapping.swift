@@ -14,7 +14,7 @@ extension QPlayProtocol.Track {
             album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
             disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration,
             format: track.format.rawValue, sampleRate: track.sampleRate, channels: track.channels,
-            bits: track.bitsPerSample)
+            bits: track.bitsPerSample, art: ArtworkKnowledge.shared.hasArt(track.id))
     }
 }
 
