@@ -15,4 +15,7 @@
 int qplay_notify(sd_bus *bus, uint32_t replaces_id, const char *summary, const char *body,
                  const char *image_path, uint64_t timeout_usec, uint32_t *id, sd_bus_error *error);
 
+/// Whether GetCapabilities lists `name`: 1 or 0, or a negative errno (error in `error`).
+int qplay_notify_has_capability(sd_bus *bus, const char *name, uint64_t timeout_usec, sd_bus_error *error);
+
 #endif

@@ -22,6 +22,10 @@ final class NotificationBus {
     /// Whether the last failure was logged at notice level; later ones are quiet until
     /// a notification gets through again.
     private var failing = false
+    /// Whether the notification daemon reads the body as markup (its `body-markup`
+    /// capability), asked once per daemon: then `&`, `<` and `>` in tags are escaped,
+    /// or an artist like "Simon & Garfunkel" breaks the body.
+    private var bodyMarkup: Bool?
 
     init(log: Logger) {
         self.log = log
@@ -38,10 +42,15 @@ final class NotificationBus {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var id: UInt32 = 0
-        let (seconds, attoseconds) = Self.callTimeout.components
-        let timeout = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+        let timeout = Self.timeout
+        if bodyMarkup == nil {
+            let found = qplay_notify_has_capability(bus, "body-markup", timeout, &error)
+            sd_bus_error_free(&error)
+            bodyMarkup = found > 0
+        }
+        let body = bodyMarkup == true ? TrackNotification.escapingMarkup(notification.body) : notification.body
         let result = notification.imagePath.map { $0.string }.withOptionalCString { image in
-            qplay_notify(bus, lastID, notification.summary, notification.body, image, timeout, &id, &error)
+            qplay_notify(bus, lastID, notification.summary, body, image, timeout, &id, &error)
         }
         guard result >= 0 else {
             let reason =
@@ -49,6 +58,8 @@ final class NotificationBus {
                 ? "\(String(cString: error.name))\(error.message.map { ": " + String(cString: $0) } ?? "")"
                 : String(cString: strerror(-result))
             failed("no notification shown (\(reason))")
+            // The next one may reach another notification daemon.
+            bodyMarkup = nil
             if sd_bus_is_open(bus) <= 0 { disconnect() }
             return
         }
@@ -56,6 +67,11 @@ final class NotificationBus {
         if failing { log.info("notifications: shown again (id \(id))") }
         failing = false
         log.debug("notifications: shown \"\(notification.summary)\" as id \(id)")
+    }
+
+    private static var timeout: UInt64 {
+        let (seconds, attoseconds) = callTimeout.components
+        return UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
     }
 
     private func connected() -> OpaquePointer? {

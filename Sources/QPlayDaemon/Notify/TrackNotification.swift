@@ -24,4 +24,18 @@ struct TrackNotification: Sendable, Equatable {
             .joined(separator: " – ")
         imagePath = FolderImage.find(beside: musicDirectory.pushing(track.path))
     }
+
+    /// `text` as markup's plain text: `&`, `<` and `>` as entities.
+    static func escapingMarkup(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
 }

@@ -23,6 +23,7 @@ struct TrackNotificationTests {
         #expect(body(nil, "Record") == "Record")
         #expect(body("", "Record") == "Record")
         #expect(body(nil, nil) == "")
+        #expect(TrackNotification.escapingMarkup("Simon & Garfunkel <Live> – Café") == "Simon &amp; Garfunkel &lt;Live&gt; – Café")
     }
 
     @Test func theCoverIsTheFolderImageBesideTheTrackInAnyCase() throws {
