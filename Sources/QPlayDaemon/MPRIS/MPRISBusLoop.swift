@@ -2,6 +2,7 @@ import CSDBus
 import Foundation
 import Logging
 import QPlayEngine
+import QPlayLibrary
 import QPlayModel
 import SystemPackage
 
@@ -31,7 +32,8 @@ final class MPRISBusLoop {
     var view: MPRISPlayerView?
     /// The last connection problem logged, so a bus that stays away is not logged every 5 s.
     private var lastProblem: String?
-    private var coverCache: (folder: FilePath, cover: FilePath?)?
+    /// The last track's picture file, so a refresh for the same track reads no tags.
+    private var coverCache: (track: FilePath, cover: FilePath?)?
 
     init(
         player: PlayerService, library: LibraryService, log: Logger, wakeDescriptor: Int32,
@@ -200,7 +202,7 @@ final class MPRISBusLoop {
         let metadata = status.entry.map { entry in
             MPRISMetadata(
                 entry: entry, duration: status.duration, musicDirectory: library.musicDirectory,
-                art: cover(beside: entry.track.path))
+                art: cover(of: entry.track))
         } ?? .empty
         let new = MPRISPlayerView(status: status, skips: skips, metadata: metadata, takenAt: clock.now)
         // Before the signals: sd-bus reads the changed values through `read`, from `view`.
@@ -217,11 +219,17 @@ final class MPRISBusLoop {
         }
     }
 
-    private func cover(beside track: FilePath) -> FilePath? {
-        let folder = library.musicDirectory.pushing(track).removingLastComponent()
-        if let coverCache, coverCache.folder == folder { return coverCache.cover }
-        let cover = CoverArt.find(in: folder)
-        coverCache = (folder, cover)
+    /// The track's picture as a file (docs/MPRIS.md): the embedded front cover written
+    /// once to the art cache, else the image beside the file.
+    private func cover(of track: Track) -> FilePath? {
+        let file = library.musicDirectory.pushing(track.path)
+        if let coverCache, coverCache.track == file { return coverCache.cover }
+        var cover: FilePath?
+        let embedded = try? library.artwork.embedded(file, choice: .frontCover)
+        if let embedded { cover = library.artCache?.file(for: embedded.bytes, mime: embedded.mime) }
+        if cover == nil { cover = FolderImage.find(beside: file) }
+        ArtworkKnowledge.shared.learn(track.id, hasArt: embedded != nil || cover != nil)
+        coverCache = (file, cover)
         return cover
     }
 }
