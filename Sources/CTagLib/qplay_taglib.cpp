@@ -1,6 +1,7 @@
 #include "qplay_taglib.h"
 #include "budget_stream.h"
 #include "ogg_length.h"
+#include "adts_length.h"
 #include "picture_ranges.h"
 
 #include <algorithm>
@@ -280,7 +281,9 @@ TagLib::File *open_kind(qplay::BudgetStream *stream, qp_tag_kind kind) {
     case QP_KIND_FLAC: return new TagLib::FLAC::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
     case QP_KIND_OGG_VORBIS: return new TagLib::Ogg::Vorbis::File(stream, true, style);
     case QP_KIND_OGG_OPUS: return new TagLib::Ogg::Opus::File(stream, true, style);
-    case QP_KIND_MP4: return new TagLib::MP4::File(stream, true, style);
+    case QP_KIND_MP4:
+        if (qplay::starts_as_mp4(stream)) return new TagLib::MP4::File(stream, true, style);
+        return new TagLib::MPEG::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);  // ADTS
     case QP_KIND_WAV: return new TagLib::RIFF::WAV::File(stream, true, style);
     case QP_KIND_AIFF: return new TagLib::RIFF::AIFF::File(stream, true, style);
     case QP_KIND_WAVPACK: return new TagLib::WavPack::File(stream, true, style);
@@ -309,8 +312,10 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
         }
         if (!file->isValid()) return QP_TAG_INVALID;
         TagLib::AudioProperties *props = file->audioProperties();
-        if (!props || props->sampleRate() <= 0) return QP_TAG_NOT_AUDIO;
-        auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file);
+        // ADTS: TagLib's MPEG parser read its ID3v2 tag and no properties (see adts_length.h).
+        const bool adts = kind == QP_KIND_MP4 && dynamic_cast<TagLib::MPEG::File *>(file);
+        if (!adts && (!props || props->sampleRate() <= 0)) return QP_TAG_NOT_AUDIO;
+        auto *mpeg = adts ? nullptr : dynamic_cast<TagLib::MPEG::File *>(file);
         auto *flac = dynamic_cast<TagLib::FLAC::File *>(file);
         auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file);
         auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file);
@@ -342,10 +347,17 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
 
         // TagLib computes these from header fields; damaged headers can give negative
         // numbers (INT_MIN ms), which mean "unknown" like 0.
-        out->duration_ms = std::max(0, props->lengthInMilliseconds());
-        out->bitrate_kbps = std::max(0, props->bitrate());
-        out->sample_rate = props->sampleRate();
-        out->channels = props->channels();
+        if (adts) {
+            if (!qplay::adts_properties(stream, qplay::leading_id3v2_size(stream), out)) {
+                qp_tag_info_free(out);
+                return QP_TAG_NOT_AUDIO;
+            }
+        } else {
+            out->duration_ms = std::max(0, props->lengthInMilliseconds());
+            out->bitrate_kbps = std::max(0, props->bitrate());
+            out->sample_rate = props->sampleRate();
+            out->channels = props->channels();
+        }
         if (mpeg) read_lame_header(mpeg, out);
         if (flac) {
             auto *flacProps = static_cast<TagLib::FLAC::Properties *>(props);
