@@ -23,14 +23,14 @@ public enum EmbeddedPicture {
         // A picture is read whole, Ogg's base64 a third larger; the rest of a tag is small.
         var budget = qp_tag_budget(
             max_bytes: Int64(maximumSize) * 2 + (8 << 20), max_cpu_nanoseconds: 5_000_000_000)
-        var fileExtension = path.extension
-        let status = withUnsafeMutablePointer(to: &fileExtension) { context in
+        var choosing = Choosing(fileExtension: path.extension, file: ContentFile(path))
+        let status = withUnsafeMutablePointer(to: &choosing) { context in
             path.withPlatformString {
                 qp_picture_read(
                     $0, &budget, Int32(AudioFileFormat.headLength), { head, length, context in
-                        let named = context!.assumingMemoryBound(to: String?.self).pointee
+                        let choosing = context!.assumingMemoryBound(to: Choosing.self).pointee
                         let bytes = head.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) } ?? []
-                        return EmbeddedPicture.kind(head: bytes, fileExtension: named)
+                        return EmbeddedPicture.kind(head: bytes, choosing: choosing)
                     }, context, choice == .first ? QP_PICTURE_FIRST : QP_PICTURE_FRONT_COVER,
                     Int64(maximumSize), &raw, &errorNumber)
             }
@@ -52,9 +52,16 @@ public enum EmbeddedPicture {
         }
     }
 
+    /// The file's name and content beyond its head (an MP4's codec), for the chooser.
+    private struct Choosing {
+        let fileExtension: String?
+        let file: ContentFile
+    }
+
     /// The shim's parser for a file starting with `head`, as the tag reader picks it.
-    static func kind(head: [UInt8], fileExtension: String?) -> qp_tag_kind {
-        var chosen = AudioFileFormat.choose(head: head, fileExtension: fileExtension)
+    private static func kind(head: [UInt8], choosing: Choosing) -> qp_tag_kind {
+        let fileExtension = choosing.fileExtension
+        var chosen = AudioFileFormat.choose(head: head, file: choosing.file.read, fileExtension: fileExtension)
         if chosen == .unrecognised, let searched = AudioFileFormat.searchedWhenUnrecognised,
             let named = fileExtension?.lowercased(), searched.fileExtensions.contains(named)
         {

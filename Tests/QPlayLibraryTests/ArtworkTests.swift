@@ -55,6 +55,14 @@ import Testing
         #expect(art.mime == "image/png")
     }
 
+    @Test func mp4Cover() throws {
+        let m4a = try GeneratedPictures.m4a(in: directory, name: "p.m4a", picture: png)
+        let art = try #require(try EmbeddedPicture.read(m4a))
+        #expect(art.bytes == png)
+        #expect(art.mime == "image/png")
+        #expect(art.pictureType == nil)
+    }
+
     @Test func noPictureIsNil() throws {
         let flac = try GeneratedPictures.flac(in: directory, name: "bare.flac", picture: nil)
         #expect(try EmbeddedPicture.read(flac) == nil)

@@ -105,7 +105,7 @@ enum MPDArtworkCommands {
 }
 
 extension MPDSessionSettings {
-    /// The most bytes one `albumart` or `readpicture` chunk carries. MPD's default: the
-    /// session does not keep a client's `binarylimit` yet, which is checked only.
+    /// The most bytes one `albumart` or `readpicture` chunk carries. MPD's default: a
+    /// connection does not keep its client's `binarylimit` yet, which is checked only.
     var binaryLimit: Int { MPDArtworkCommands.defaultBinaryLimit }
 }

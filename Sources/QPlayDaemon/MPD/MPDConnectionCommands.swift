@@ -15,7 +15,7 @@ enum MPDConnectionCommands {
             call.settings.authorized = true
         },
         MPDCommand("binarylimit", beforePassword: true, arguments: 1...1) { call in
-            // qplay sends no binary responses (no album art): the limit is checked only.
+            // Checked only: albumart and readpicture send MPD's default chunks of 8192 bytes.
             let limit = try MPDArgument.unsigned(call[0])
             guard limit >= 64 else { throw MPDError(.argument, "Value too small") }
         },

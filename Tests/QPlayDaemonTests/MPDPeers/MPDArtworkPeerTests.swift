@@ -24,10 +24,10 @@ struct MPDArtworkPeerTests {
     /// A: an MP3 with two APIC frames (a type-0 JPEG before the PNG front cover), cover.png
     /// and cover.jpg; B: a FLAC with a PICTURE block and cover.webp; C: an MP3 without
     /// pictures and a `Cover.jpg` MPD does not look for (case); D: no image file, a FLAC
-    /// whose picture is of exactly one chunk.
+    /// whose picture is of exactly one chunk; E: an AAC `.m4a` with a `covr` atom.
     static func library() throws -> TemporaryDirectory {
         let music = TemporaryDirectory("mpd-art")
-        for folder in ["A", "B", "C", "D"] {
+        for folder in ["A", "B", "C", "D", "E"] {
             try FileManager.default.createDirectory(
                 atPath: music.appending(folder).string, withIntermediateDirectories: true)
         }
@@ -45,6 +45,7 @@ struct MPDArtworkPeerTests {
         _ = try GeneratedPictures.mp3(in: music, name: "C/bare.mp3", pictures: [])
         try music.write(p.jpeg, to: music.appending("C/Cover.jpg"))
         _ = try GeneratedPictures.flac(in: music, name: "D/small.flac", picture: p.small)
+        _ = try GeneratedPictures.m4a(in: music, name: "E/aac.m4a", picture: p.png)
         return music
     }
 
@@ -61,6 +62,7 @@ struct MPDArtworkPeerTests {
         "readpicture C/bare.mp3 0", "readpicture C/bare.mp3 5", "readpicture D/small.flac 0",
         "readpicture A/nosuch.mp3 0", "readpicture A/cover.png 0", "readpicture A 0", "readpicture \"\" 0",
         "readpicture ../A/two.mp3 0", "readpicture A/two.mp3 x", "readpicture /etc/passwd 0",
+        "readpicture E/aac.m4a 0", "readpicture E/aac.m4a 8192", "albumart E/aac.m4a 0",
         "command_list_ok_begin\nreadpicture D/small.flac 0\nalbumart A/two.mp3 12000\nping\ncommand_list_end",
         "command_list_begin\nalbumart B/p.flac 0\nreadpicture A/two.mp3 99999\nping\ncommand_list_end",
         "ping",
