@@ -212,6 +212,7 @@ let package = Package(
         fuzzTarget("taglib", "TagLib", [
             "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        fuzzTarget("picture", "Picture", ["QPlayLibrary", .product(name: "SystemPackage", package: "swift-system")]),
         // What the decoder targets share: reading a decoder to its end with the checks.
         .target(
             name: "QPlayFuzzDecoderSupport", dependencies: ["QPlayAudio", "QPlayFuzzSupport"],

@@ -9,7 +9,7 @@ import Testing
 @Suite struct FuzzCorpusReplayTests {
     static let targets = [
         "request-decoder", "line-framer", "command-parsing", "status-format", "mpd-line", "config", "taglib", "mpg123",
-        "flac", "ogg", "ffmpeg",
+        "flac", "ogg", "ffmpeg", "picture",
     ]
     static let fuzzFolder = SampleCatalog.repositoryRoot.appending("Fuzz").string
 
