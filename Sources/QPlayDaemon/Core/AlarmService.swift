@@ -160,7 +160,7 @@ actor AlarmService {
         let fadeIn = alarm.fadeIn ?? 0
         let chosen = tracks
         do {
-            let skipped = try await player.perform { engine, now, position in
+            let skipped = try await player.perform(chosenByUser: false) { engine, now, position in
                 let result = engine.ringAlarm(tracks: chosen, volume: volume, fadeIn: fadeIn, now: now, position: position)
                 return (result.skipped, result.output)
             }

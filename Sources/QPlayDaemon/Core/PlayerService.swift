@@ -137,12 +137,14 @@ actor PlayerService {
 
     /// Runs one engine command with the current time and position and carries out what
     /// it returns.
+    /// `chosenByUser` false: a change of track it makes is news (an alarm's), notified.
     func perform<Result: Sendable>(
+        chosenByUser: Bool = true,
         _ command: @Sendable (inout PlayerEngine, Duration, Double) throws(EngineError) -> (Result, EngineOutput)
     ) throws(EngineError) -> Result {
         let before = inPlace { $0.queue.current }
         let (result, output) = try command(&engine, now, position)
-        noteCommandedChange(from: before)
+        if chosenByUser { noteCommandedChange(from: before) }
         apply(output)
         return result
     }

@@ -119,6 +119,24 @@ struct NotificationTests {
         #expect(!server.log.contains("Unable to parse markup"), "\(server.log)")
     }
 
+    @Test func anAlarmsTrackIsNotified() throws {
+        AlarmEndToEndTests.awayFromMidnight(10)
+        let bus = try Self.bus()
+        let monitor = try NotificationMonitor(bus: bus)
+        let server = NotificationServer(bus: bus)
+        defer { server.stop() }
+        try server.start()
+        let (music, _) = try Self.music()
+        defer { music.remove() }
+        let daemon = try Self.daemon(on: bus, music: music)
+        defer { daemon.stop() }
+
+        _ = try daemon.qplayOK("alarm", AlarmEndToEndTests.localTime(in: 3), "Gamma")
+        try waitUntil("the alarm plays Gamma") { try daemon.qplayJSON("status").title == "Gamma" }
+        try waitUntil("dunst answered the Notify for Gamma") { monitor.notifies().first?.returnedID != nil }
+        #expect(monitor.notifies().map(\.summary) == ["Gamma"])
+    }
+
     @Test func withoutANotificationDaemonPlaybackGoesOnAndTheAbsenceIsLoggedOnce() throws {
         let bus = try Self.bus()
         let monitor = try NotificationMonitor(bus: bus)
