@@ -172,6 +172,16 @@ private struct Sandbox {
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(environment: sandbox.environment()) }
     }
 
+    @Test func notifyIsOffUnlessTheFileTurnsItOn() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        #expect(try !DaemonConfiguration.load(environment: sandbox.environment()).notify)
+        try sandbox.write("notify = true", to: sandbox.defaultConfigFile)
+        #expect(try DaemonConfiguration.load(environment: sandbox.environment()).notify)
+        try sandbox.write("notify = 1", to: sandbox.defaultConfigFile)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(environment: sandbox.environment()) }
+    }
+
     @Test func replayGainIsOffUnlessConfigured() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }
