@@ -96,6 +96,14 @@ import Testing
             let named = try daemon.qplay("art", "--track", "\(folder)", "--out", other)
             #expect(named.status == 0, "\(named.stderr)")
             #expect(try TemporaryDirectory.read(FilePath(other)) == folderImage)
+            // stdout a terminal (script(1) gives it one): refused, nothing written.
+            let terminal = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/script"),
+                ["-qec", "\(BuiltProducts.url("qplay").path) art --track \(folder)", "/dev/null"],
+                environment: daemon.environment, killAfter: 30)
+            #expect(terminal.status == 2, "\(terminal)")
+            #expect(terminal.stdout.contains("refusing to write binary image data to a terminal"), "\(terminal)")
+            #expect(!terminal.stdout.contains("JFIF") && terminal.stdout.utf8.count < 1000)
             let missing = try daemon.qplay("art", "--track", "\(bare)", "--out", out)
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("no picture"))
