@@ -25,8 +25,10 @@ public final class ArtworkLookup: Sendable {
     private let kept = Mutex<[Kept]>([])
     private let keptBytes: Int
 
-    /// `keptBytes`: the most the kept pictures may hold together.
-    public init(keptBytes: Int = 48 << 20) {
+    /// `keptBytes`: the most the kept pictures may hold together. Small, as the daemon's
+    /// resident memory counts: a cover is a few hundred KB; a picture larger than the
+    /// bound is read again for each chunk instead.
+    public init(keptBytes: Int = 8 << 20) {
         self.keptBytes = keptBytes
     }
 
@@ -68,7 +70,7 @@ public final class ArtworkLookup: Sendable {
             var count = 0
             for kept in list {
                 total += kept.artwork?.bytes.count ?? 0
-                if total > keptBytes || count >= 8 { break }
+                if total > keptBytes || count >= 4 { break }
                 count += 1
             }
             list.removeSubrange(count...)
