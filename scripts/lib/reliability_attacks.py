@@ -341,6 +341,7 @@ class Attacker(threading.Thread):
 
 def regex_section(ctx):
     rows = ctx.rows
+    tries = ctx.options.sigterm_tries
     for side in ctx.sides("regex"):
         log(f"{side.name}: the backtracking regex...")
         attacker = Attacker(side.mpd_port, REGEX_QUERY)
@@ -355,7 +356,8 @@ def regex_section(ctx):
             except (OSError, RuntimeError):
                 failures += 1
             time.sleep(0.05)
-        seconds, status = side.terminate(timeout=120)
+        time.sleep(1)
+        endings = [side.terminate(timeout=30)]
         attacker.stop()
         first = f"{attacker.first_ms:.0f} ms, `{attacker.first}`" if attacker.first_ms is not None else "no answer"
         rows.append((f"regex attack, {side.name}: first answer to the query", first,
@@ -363,9 +365,23 @@ def regex_section(ctx):
         figure = (f"{max(greets):.1f} / {max(pings):.1f}" if greets else "none greeted")
         rows.append((f"  {side.name}: another client's greeting / ping, worst of 20 (ms)", figure,
                      f"{failures} of 20 not served in 10 s" if failures else "target < 100"))
-        rows.append((f"  {side.name}: SIGTERM meanwhile: seconds to exit, status",
-                     f"{seconds:.2f} s, " + (f"exit {status}" if status is not None else "killed after 120 s"),
-                     "target < 2 s, exit 0"))
+        # A shutdown that races the attack's commands may go wrong only sometimes: more
+        # tries, each a fresh daemon with the attack running for 2 s before SIGTERM.
+        for attempt in range(1, tries):
+            again = type(side)(ctx, f"regex-{side.name}-{attempt}")
+            attacker = Attacker(again.mpd_port, REGEX_QUERY)
+            attacker.start()
+            time.sleep(2)
+            endings.append(again.terminate(timeout=30))
+            attacker.stop()
+        exited = [seconds for seconds, status in endings if status == 0]
+        other = [status for seconds, status in endings if status not in (0, None)]
+        hung = sum(1 for seconds, status in endings if status is None)
+        figure = f"{len(exited)} of {len(endings)} exit 0" + (f", slowest {max(exited):.2f} s" if exited else "")
+        note = f"{hung} still up 30 s after SIGTERM (killed)" if hung else "target < 2 s, exit 0"
+        if other:
+            note += f"; other statuses {other}"
+        rows.append((f"  {side.name}: SIGTERM meanwhile, {len(endings)} tries", figure, note))
     return rows
 
 
