@@ -127,6 +127,19 @@ public final class DaemonProcess: @unchecked Sendable {
         return process.wait()
     }
 
+    /// SIGTERM, then its exit status once it has exited, or nil if it still runs after
+    /// `limit` seconds (a bound against hanging; the deinit kills it).
+    public func stop(within limit: Double) -> Int32? {
+        guard let process else { return 0 }
+        process.signal(SIGTERM)
+        let deadline = Date().addingTimeInterval(limit)
+        while process.isRunning {
+            guard Date() < deadline else { return nil }
+            usleep(20_000)
+        }
+        return process.wait()
+    }
+
     /// SIGKILL: a crash, as far as the daemon can tell.
     public func kill9() {
         guard let process else { return }

@@ -139,7 +139,7 @@ extension MPDServer: Frontend {
                 try? await gracefulShutdown()
                 await self.shutdown()
             }
-            await listener.acceptConnections(into: &group)
+            await listener.serveConnections()
         }
     }
 }

@@ -70,7 +70,7 @@ extension LineListener {
     }
 
     /// Registers the connection (`LineSessions.open`, under the lock, so the cap holds
-    /// on any number of threads) and hands its request loop to `acceptConnections`, or
+    /// on any number of threads) and hands its request loop to `serveConnections`, or
     /// refuses it past the cap.
     private func setUp(_ channel: any Channel) throws {
         let cap = settings.maxConnections

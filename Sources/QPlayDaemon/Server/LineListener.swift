@@ -27,9 +27,9 @@ protocol LineSessions<Connection>: Sendable {
 /// addresses, accepts only once all are bound, checks a Unix peer's uid, holds the
 /// connection cap — one more gets the frontend's refusal line in place of the greeting
 /// and is closed, logged once per run of refusals — charges output to the daemon's
-/// `OutputBudget`, hands each connection's request loop to the frontend's task group
-/// (`acceptConnections`) to run on its event loop, and at shutdown closes the
-/// listeners, the connections and removes the socket files.
+/// `OutputBudget`, runs each connection's request loop as a child task of
+/// `serveConnections` on its event loop, and at shutdown closes the listeners, the
+/// connections and removes the socket files.
 final class LineListener<Sessions: LineSessions>: Sendable {
     struct Settings: Sendable {
         var addresses: [MPDAddress]
@@ -57,7 +57,7 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         let channel: any Channel
     }
 
-    /// An admitted connection's request loop, for the task group of `acceptConnections`.
+    /// An admitted connection's request loop, for the task group of `serveConnections`.
     struct Accepted: Sendable {
         let eventLoop: any EventLoop
         let serve: @Sendable () async -> Void
@@ -67,13 +67,16 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         var sessions: Sessions?
         /// Where the accept path yields admitted connections; finished at shutdown.
         var accepted: AsyncStream<Accepted>.Continuation?
-        /// The other end, until `acceptConnections` takes it.
+        /// The other end, until `serveConnections` takes it.
         var pending: AsyncStream<Accepted>?
         var group: MultiThreadedEventLoopGroup?
         var listeners: [(any Channel, MPDAddress)] = []
         var connections: [ConnectionID: Entry] = [:]
         var nextID: UInt64 = 1
         var stopped = false
+        /// `serveConnections` runs: the event loops it made are released once every
+        /// request loop has ended, not at `shutdown`.
+        var serving = false
         /// Connections refused since the cap was last reached, for the log.
         var refused = 0
     }
@@ -144,39 +147,60 @@ final class LineListener<Sessions: LineSessions>: Sendable {
         }
     }
 
-    /// Runs every admitted connection's request loop as a child task of `group`, on the
-    /// connection's event loop, until `shutdown`. The caller's task group then ends only
-    /// once every request loop has: a request under way is finished first.
-    func acceptConnections(into group: inout DiscardingTaskGroup) async {
-        guard let stream = state.withLock({ state in defer { state.pending = nil }; return state.pending }) else {
-            return
+    /// Runs every admitted connection's request loop as a child task, on the
+    /// connection's event loop, until `shutdown`; returns once every request loop has
+    /// ended (a request under way is finished first), and only then shuts down the event
+    /// loops the listener made. A request loop whose work ran off its event loop (a
+    /// search) resumes on that loop: shut down under it, NIO would drop the job, and the
+    /// loop and every caller waiting on it would never end.
+    func serveConnections() async {
+        let stream = state.withLock { state in
+            defer { state.pending = nil }
+            if state.pending != nil { state.serving = true }
+            return state.pending
         }
-        for await accepted in stream {
-            group.addTask(executorPreference: EventLoopTaskExecutor(accepted.eventLoop)) {
-                await accepted.serve()
+        guard let stream else { return }
+        await withDiscardingTaskGroup { group in
+            for await accepted in stream {
+                group.addTask(executorPreference: EventLoopTaskExecutor(accepted.eventLoop)) {
+                    await accepted.serve()
+                }
             }
         }
+        let group = state.withLock { state in
+            defer { state.group = nil }
+            return state.group
+        }
+        if let group, lentGroup == nil { try? await group.shutdownGracefully() }
     }
 
     /// Stops accepting, closes every connection, removes the socket files. Requests
-    /// being handled finish, but their answers are not delivered.
+    /// being handled finish, but their answers are not delivered. The event loops the
+    /// listener made are shut down here unless `serveConnections` runs (it does it once
+    /// the last request loop has ended).
     func shutdown() async {
-        let (group, listeners, channels, accepted) = state.withLock { state in
+        let (group, listeners, channels, accepted, serving) = state.withLock { state in
             state.stopped = true
+            let group = state.group
             defer {
-                state.group = nil
+                if !state.serving { state.group = nil }
                 state.listeners = []
                 state.accepted = nil
             }
-            return (state.group, state.listeners, state.connections.values.map(\.channel), state.accepted)
+            return (group, state.listeners, state.connections.values.map(\.channel), state.accepted, state.serving)
         }
-        accepted?.finish()
-        guard let group else { return }
+        guard let group else {
+            accepted?.finish()
+            return
+        }
         for (channel, address) in listeners {
             try? await channel.close()
             if case .unix(let path) = address { unlink(path.string) }
         }
         for channel in channels { try? await channel.close() }
-        if lentGroup == nil { try? await group.shutdownGracefully() }
+        // Only now may `serveConnections` end and shut the event loops down: a close
+        // awaited on a loop already shut down would never complete.
+        accepted?.finish()
+        if lentGroup == nil, !serving { try? await group.shutdownGracefully() }
     }
 }

@@ -19,7 +19,7 @@ extension SocketServer: Frontend {
                 try? await gracefulShutdown()
                 await self.shutdown()
             }
-            await acceptConnections(into: &group)
+            await serveConnections()
         }
     }
 

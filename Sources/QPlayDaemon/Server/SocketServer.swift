@@ -128,7 +128,7 @@ public final class SocketServer: Sendable {
     public func start() async throws(ServerError) {
         try await listen()
         let listener = self.listener
-        Task { await withDiscardingTaskGroup { group in await listener.acceptConnections(into: &group) } }
+        Task { await listener.serveConnections() }
     }
 
     func listen() async throws(ServerError) {
@@ -136,9 +136,9 @@ public final class SocketServer: Sendable {
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
     }
 
-    /// Runs the connections' request loops in `group` until `shutdown`.
-    func acceptConnections(into group: inout DiscardingTaskGroup) async {
-        await listener.acceptConnections(into: &group)
+    /// Runs the connections' request loops until `shutdown`; returns once all ended.
+    func serveConnections() async {
+        await listener.serveConnections()
     }
 
     /// Pushes `event` to every connection subscribed to its kind. Never blocks: a client

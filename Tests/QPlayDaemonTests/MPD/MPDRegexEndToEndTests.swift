@@ -1,5 +1,6 @@
 import Foundation
 import QPlayTestSupport
+import Synchronization
 import Testing
 
 /// Regular expression filters against a real qplayd: a pattern that backtracks
@@ -33,6 +34,32 @@ struct MPDRegexEndToEndTests {
         // SIGTERM with the attack under way again: a clean exit.
         try attacker.send(Self.attack)
         #expect(mpd.daemon.stop() == 0)
+    }
+
+    /// SIGTERM while searches keep coming: a request loop whose search ran off its event
+    /// loop resumes on that loop, so the loops must outlive every request loop. Shut
+    /// down first, NIO dropped the resumption, and qplayd stayed up after SIGTERM (4 of 8
+    /// tries in a bench run).
+    @Test(arguments: 1...4)
+    func sigtermDuringAStreamOfSearchesEndsTheDaemon(_ attempt: Int) throws {
+        let mpd = try MPDDaemon()
+        defer { mpd.daemon.directory.remove() }
+        let port = mpd.port
+        let running = Mutex(true)
+        let done = DispatchGroup()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: done) {
+                guard let attacker = try? MPDRawClient(port: port) else { return }
+                while running.withLock({ $0 }) {
+                    guard (try? attacker.command(Self.attack)) != nil else { return }
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        let status = mpd.daemon.stop(within: 15)
+        running.withLock { $0 = false }
+        #expect(status == 0, "qplayd \(status.map { "exited \($0)" } ?? "still ran 15 s after SIGTERM")")
+        _ = done.wait(timeout: .now() + 20)
     }
 
     @Test func searchIgnoresCaseFindKeepsItAndWhatNeedsBacktrackingIsRefused() throws {
