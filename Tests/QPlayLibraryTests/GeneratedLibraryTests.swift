@@ -125,12 +125,16 @@ final class ProgressLog: @unchecked Sendable {
 }
 
 /// A generated library mixing MP3, FLAC, Vorbis and Opus, with broken files of each.
+/// FFmpeg's formats are not made by scripts/gen-library yet: the tests of
+/// GeneratedFFmpeg make and index them.
 @Suite(.enabled(if: GeneratedLibrary.canGenerateAllFormats, "needs python3, lame, flac, oggenc and opusenc"))
 struct MixedFormatLibraryTests {
+    static let generatedFormats: [AudioFileFormat] = [.mp3, .flac, .vorbis, .opus]
+
     @Test func everyFormatIsIndexedExactlyAndEveryBrokenFileSurvived() async throws {
         let fixture = LibraryFixture()
         defer { fixture.remove() }
-        let formats = AudioFileFormat.allCases.map(\.rawValue)
+        let formats = Self.generatedFormats.map(\.rawValue)
         let manifest = try GeneratedLibrary.generate(in: fixture.music, count: 240, seed: 3, formats: formats)
         let index = try fixture.openIndex()
         let summary = try await fixture.scanner(index).scan()
