@@ -61,7 +61,7 @@ import Testing
     private func sine(in dir: TemporaryDirectory, gain: Double, seconds: Int = 3) throws -> String {
         let path = dir.appending("sine\(gain).flac").string
         try GeneratedAudio.run(
-            "sox", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "sine", "997",
+            "sox", "-R", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "sine", "997",
             "gain", "\(gain)")
         return path
     }

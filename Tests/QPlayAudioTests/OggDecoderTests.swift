@@ -128,7 +128,7 @@ extension OggCodec {
         let tones = [300, 500, 700, 90, 1100, 1300]  // LFE low, as an encoder expects it
         let wav = dir.appending("5.1.wav")
         try GeneratedAudio.run(
-            ["sox", "-r", "\(codec.testRate)", "-c", "6", "-n", "-b", "16", wav.string, "synth", "30000s"]
+            ["sox", "-R", "-r", "\(codec.testRate)", "-c", "6", "-n", "-b", "16", wav.string, "synth", "30000s"]
                 + tones.flatMap { ["sine", "\($0)"] } + ["vol", "0.5"])
         let file = try GeneratedAudio.encode(wav, as: codec, to: "5.1.\(codec.fileExtension)", in: dir, opusBitrate: 288)
         let decoder = try DecoderRegistry.standard.open(file)

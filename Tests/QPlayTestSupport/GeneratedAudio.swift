@@ -12,8 +12,8 @@ public enum GeneratedAudio {
         let wav = directory.appending("\(name).wav")
         let mp3 = directory.appending(name)
         try run(
-            "sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.string,
-            "synth", "\(seconds)", "sine", "\(fromHz)-\(toHz)", "vol", "0.5")
+            "sox", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.string,
+        "synth", "\(seconds)", "sine", "\(fromHz)-\(toHz)", "vol", "0.5")
         try run("lame", "--quiet", vbr ? "-V" : "-b", vbr ? "2" : "128", wav.string, mp3.string)
         try? FileManager.default.removeItem(atPath: wav.string)
         return mp3
@@ -29,8 +29,8 @@ public enum GeneratedAudio {
         let waves = try hz.map { tone in
             let wav = directory.appending("\(name)-\(tone).wav")
             try run(
-                "sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.string,
-                "synth", "\(seconds)", "sine", "\(tone)", "vol", "\(0.5 / Double(hz.count))")
+                "sox", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.string,
+            "synth", "\(seconds)", "sine", "\(tone)", "vol", "\(0.5 / Double(hz.count))")
             return wav
         }
         let mixed = directory.appending("\(name).wav")
@@ -39,7 +39,7 @@ public enum GeneratedAudio {
             try FileManager.default.moveItem(atPath: waves[0].string, toPath: mixed.string)
         } else {
             // -v 1 for each input: sox -m would otherwise scale each by 1/n again.
-            try run(["sox", "-m"] + waves.flatMap { ["-v", "1", $0.string] } + [mixed.string])
+            try run(["sox", "-R", "-m"] + waves.flatMap { ["-v", "1", $0.string] } + [mixed.string])
         }
         try run("lame", "--quiet", "-b", "320", "--lowpass", "-1", mixed.string, mp3.string)
         for wav in waves + [mixed] { try? FileManager.default.removeItem(atPath: wav.string) }

@@ -79,7 +79,7 @@ extension GeneratedAudio {
         try directory.write(bytes, to: raw)
         defer { try? FileManager.default.removeItem(atPath: raw.string) }
         try run(
-            "sox", "-t", "raw", "-r", "\(pcm.sampleRate)", "-c", "\(pcm.channels)", "-b", "\(pcm.bits)", "-e",
+            "sox", "-R", "-t", "raw", "-r", "\(pcm.sampleRate)", "-c", "\(pcm.channels)", "-b", "\(pcm.bits)", "-e",
             "signed-integer", "-L", raw.string, "-t", "wav", wav.string)
     }
 

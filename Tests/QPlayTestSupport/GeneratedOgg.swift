@@ -25,7 +25,7 @@ extension GeneratedAudio {
         // The rate and channels are the null input's: given for the output instead,
         // sox would synthesise at its default 48 kHz and resample (another length).
         try run(
-            ["sox", "-r", "\(rate)", "-c", "\(channels)", "-n", "-b", "16", wav.string, "synth", "\(frames)s"]
+            ["sox", "-R", "-r", "\(rate)", "-c", "\(channels)", "-n", "-b", "16", wav.string, "synth", "\(frames)s"]
                 + signal + ["vol", "0.5"])
         return wav
     }
@@ -34,7 +34,7 @@ extension GeneratedAudio {
     /// continuous recording).
     public static func cut(_ wav: FilePath, frames range: Range<Int>, to name: String, in directory: TemporaryDirectory) throws -> FilePath {
         let part = directory.appending(name)
-        try run("sox", wav.string, part.string, "trim", "\(range.lowerBound)s", "\(range.count)s")
+        try run("sox", "-R", wav.string, part.string, "trim", "\(range.lowerBound)s", "\(range.count)s")
         return part
     }
 

@@ -44,7 +44,7 @@ extension GeneratedAudio {
         let raw = directory.appending("source-\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(atPath: raw.string) }
         try tool(
-            ["sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", "-e", "signed-integer", "-L",
+            ["sox", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", "-e", "signed-integer", "-L",
                 "-t", "raw", raw.string, "synth", "\(seconds)"] + synth + ["vol", "0.5"])
         let bytes = try TemporaryDirectory.read(raw)
         let width = bits / 8

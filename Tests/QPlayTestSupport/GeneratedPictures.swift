@@ -76,7 +76,7 @@ public enum GeneratedPictures {
     ) throws -> FilePath {
         let path = directory.appending(name)
         try GeneratedAudio.run(
-            "sox", "-n", "-r", "44100", "-c", "2", "-b", "16", path.string, "synth", "\(seconds)", "sine", "440",
+            "sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", path.string, "synth", "\(seconds)", "sine", "440",
             "vol", "0.3")
         if let picture {
             let image = directory.appending("\(name).picture")
@@ -107,7 +107,8 @@ public enum GeneratedPictures {
         let wav = directory.appending("\(name).wav")
         let path = directory.appending(name)
         try GeneratedAudio.run(
-            "sox", "-n", "-r", "48000", "-c", "2", "-b", "16", wav.string, "synth", "2", "sine", "440", "vol", "0.3")
+            "sox", "-R", "-n", "-r", "48000", "-c", "2", "-b", "16", wav.string,
+            "synth", "2", "sine", "440", "vol", "0.3")
         let comment = "METADATA_BLOCK_PICTURE=" + metadataBlockPicture(picture, mime: mime)
         if opus {
             try GeneratedAudio.run("opusenc", "--quiet", "--comment", comment, wav.string, path.string)

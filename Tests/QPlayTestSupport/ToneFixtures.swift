@@ -67,8 +67,8 @@ public enum ToneFixtures {
             let wav = directory.appending("\(fixture.file).wav")
             let mp3 = directory.appending(fixture.file)
             try run(
-                "sox", "-n", "-r", "\(fixture.sampleRate)", "-c", "\(fixture.channels)", "-b", "16", wav.string,
-                "synth", "\(fixture.seconds)", "sine", "\(fixture.toneHz)", "vol", "0.5")
+                "sox", "-R", "-n", "-r", "\(fixture.sampleRate)", "-c", "\(fixture.channels)", "-b", "16", wav.string,
+            "synth", "\(fixture.seconds)", "sine", "\(fixture.toneHz)", "vol", "0.5")
             // lame's own ReplayGain (in its LAME header) is left out: only the tags a
             // fixture asks for are there.
             let userText = fixture.userText.sorted { $0.key < $1.key }.flatMap { ["--tv", "TXXX=\($0.key)=\($0.value)"] }

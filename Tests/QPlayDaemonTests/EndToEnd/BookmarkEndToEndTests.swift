@@ -12,7 +12,8 @@ import Testing
         for (name, hz) in [("long-a", 440), ("long-b", 660)] {
             let wav = music.appending("\(name).wav").string
             try GeneratedAudio.run(
-                "sox", "-n", "-r", "22050", "-c", "1", "-b", "16", wav, "synth", "60", "sine", "\(hz)", "vol", "0.3")
+                "sox", "-R", "-n", "-r", "22050", "-c", "1", "-b", "16", wav,
+                "synth", "60", "sine", "\(hz)", "vol", "0.3")
             try GeneratedAudio.run("lame", "--quiet", "-b", "32", wav, music.appending("\(name).mp3").string)
             try FileManager.default.removeItem(atPath: wav)
         }

@@ -11,10 +11,11 @@ import Testing
     private func sineMusic() throws -> TemporaryDirectory {
         let music = TemporaryDirectory("qplay-meter")
         try GeneratedAudio.run(
-            "sox", "-D", "-r", "44100", "-c", "2", "-n", "-b", "16", music.appending("sine.flac").string, "synth", "30",
-            "sine", "997", "gain", "-6", "remix", "1v0.5", "2")
+            "sox", "-R", "-D", "-r", "44100", "-c", "2", "-n", "-b", "16", music.appending("sine.flac").string,
+            "synth", "30", "sine", "997", "gain", "-6", "remix", "1v0.5", "2")
         try GeneratedAudio.run(
-            "sox", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", music.appending("silence.flac").string, "trim", "0", "30")
+            "sox", "-R", "-D", "-n", "-r", "44100", "-c", "2", "-b", "16", music.appending("silence.flac").string,
+            "trim", "0", "30")
         return music
     }
 

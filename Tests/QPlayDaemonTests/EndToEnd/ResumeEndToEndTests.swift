@@ -63,7 +63,7 @@ import Testing
         let wav = directory.appending("\(name).wav")
         try directory.write(bytes, to: raw)
         try GeneratedAudio.run(
-            "sox", "-t", "raw", "-r", "\(rate)", "-e", "signed-integer", "-b", "16", "-c", "1", "-L", raw.string,
+            "sox", "-R", "-t", "raw", "-r", "\(rate)", "-e", "signed-integer", "-b", "16", "-c", "1", "-L", raw.string,
             wav.string)
         try GeneratedAudio.run("lame", "--quiet", "-b", "8", wav.string, directory.appending(name).string)
         for file in [raw, wav] { try FileManager.default.removeItem(atPath: file.string) }

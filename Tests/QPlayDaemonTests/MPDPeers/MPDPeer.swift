@@ -128,7 +128,8 @@ func peerLibrary() throws -> TemporaryDirectory {
         try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: true)
         let wav = library.appending("long-\(number).wav").string
         try GeneratedAudio.run(
-            "sox", "-n", "-r", "22050", "-c", "1", "-b", "16", wav, "synth", "40", "sine", "\(300 * number)", "vol", "0.3")
+            "sox", "-R", "-n", "-r", "22050", "-c", "1", "-b", "16", wav,
+            "synth", "40", "sine", "\(300 * number)", "vol", "0.3")
         try GeneratedAudio.run(
             "lame", "--quiet", "-b", "32", "--tt", title, "--ta", "Peer Tones", "--tl", "Long Player",
             "--tn", "\(number)/2", "--ty", "2021", "--tg", "Ambient", wav,
