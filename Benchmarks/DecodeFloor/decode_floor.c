@@ -5,16 +5,23 @@
  *
  *   decode-floor FILE        prints "PERCENT FRAMES RATE" (one line)
  *
- * The library is chosen by the file name's extension (.mp3, .flac, .ogg, .opus); the
- * bench names its files itself. Each library decodes at the source's own rate into the
- * output it produces most cheaply (libFLAC's 32-bit buffers, libvorbisfile's and
+ * The library is chosen by the file name's extension (.mp3, .flac, .ogg, .opus, .m4a);
+ * the bench names its files itself. Each library decodes at the source's own rate into
+ * the output it produces most cheaply (libFLAC's 32-bit buffers, libvorbisfile's and
  * libopusfile's floats, libmpg123's 16-bit frames in place): no resampling, no copy
- * beyond what the library does anyway. The file is decoded again and again until
- * at least MIN_CPU_SECONDS of CPU time add up, so the figure does not rest on one
+ * beyond what the library does anyway. An .m4a (AAC, ALAC) goes through libavformat's
+ * demuxer and libavcodec's decoder on one thread, as qplay opens it, into the frames
+ * libavcodec hands qplay (AAC planar floats, 16-bit ALAC planar 16-bit integers): the
+ * samples qplay then converts, not converted here. The file is decoded again and again
+ * until at least MIN_CPU_SECONDS of CPU time add up, so the figure does not rest on one
  * short pass. Built by scripts/bench-lib/engine:
- *   cc -O2 decode_floor.c $(pkg-config --cflags --libs flac vorbisfile opusfile libmpg123)
+ *   cc -O2 decode_floor.c $(pkg-config --cflags --libs flac vorbisfile opusfile libmpg123 \
+ *     libavformat libavcodec libavutil)
  */
 #include <FLAC/stream_decoder.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/log.h>
 #include <mpg123.h>
 #include <opusfile.h>
 #include <vorbis/vorbisfile.h>
@@ -145,6 +152,50 @@ static long long mpg123_pass(const char *path, long *rate) {
     return frames;
 }
 
+/* libavcodec's frames, one after another, counted and dropped. */
+static long long ffmpeg_drain(AVCodecContext *codec, AVFrame *frame) {
+    long long frames = 0;
+    while (avcodec_receive_frame(codec, frame) >= 0) {
+        frames += frame->nb_samples;
+        floor_sink = frame->extended_data[0];
+        av_frame_unref(frame);
+    }
+    return frames;
+}
+
+static long long ffmpeg_pass(const char *path, long *rate) {
+    AVFormatContext *context = NULL;
+    if (avformat_open_input(&context, path, NULL, NULL) < 0) return -1;
+    long long frames = -1;
+    AVCodecContext *codec = NULL;
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    int audio = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0);
+    if (audio < 0 || packet == NULL || frame == NULL) goto done;
+    AVCodecParameters *parameters = context->streams[audio]->codecpar;
+    const AVCodec *decoder = avcodec_find_decoder(parameters->codec_id);
+    codec = decoder != NULL ? avcodec_alloc_context3(decoder) : NULL;
+    if (codec == NULL || avcodec_parameters_to_context(codec, parameters) < 0) goto done;
+    codec->thread_count = 1; /* as qplay's FFmpegStream */
+    codec->pkt_timebase = context->streams[audio]->time_base;
+    if (avcodec_open2(codec, decoder, NULL) < 0) goto done;
+    frames = 0;
+    while (av_read_frame(context, packet) >= 0) {
+        if (packet->stream_index == audio && avcodec_send_packet(codec, packet) >= 0)
+            frames += ffmpeg_drain(codec, frame);
+        av_packet_unref(packet);
+    }
+    avcodec_send_packet(codec, NULL);
+    frames += ffmpeg_drain(codec, frame);
+    *rate = codec->sample_rate;
+done:
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    avcodec_free_context(&codec);
+    avformat_close_input(&context);
+    return frames;
+}
+
 static double cpu_seconds(void) {
     struct timespec now;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
@@ -153,7 +204,7 @@ static double cpu_seconds(void) {
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: decode-floor FILE(.mp3|.flac|.ogg|.opus)\n");
+        fprintf(stderr, "usage: decode-floor FILE(.mp3|.flac|.ogg|.opus|.m4a)\n");
         return 2;
     }
     const char *path = argv[1];
@@ -163,11 +214,13 @@ int main(int argc, char **argv) {
     if (dot != NULL && strcmp(dot, ".ogg") == 0) pass = vorbis_pass;
     if (dot != NULL && strcmp(dot, ".opus") == 0) pass = opus_pass;
     if (dot != NULL && strcmp(dot, ".mp3") == 0) pass = mpg123_pass;
+    if (dot != NULL && strcmp(dot, ".m4a") == 0) pass = ffmpeg_pass;
     if (pass == NULL) {
         fprintf(stderr, "decode-floor: %s: unknown extension\n", path);
         return 2;
     }
     if (mpg123_init() != MPG123_OK) return 1; /* a no-op since libmpg123 1.27, needed before */
+    av_log_set_level(AV_LOG_ERROR);
 
     double start = cpu_seconds(), used = 0;
     long long frames = 0;
