@@ -138,7 +138,8 @@ public enum Daemon {
         if configuration.notify {
             frontends.append(
                 TrackNotifier(
-                    commanded: player.commandedChanges, musicDirectory: configuration.musicDirectory, log: log))
+                    commanded: player.commandedChanges, musicDirectory: configuration.musicDirectory,
+                    artwork: library.artwork, cache: library.artCache, log: log))
         }
         for frontend in frontends { events.subscribe(frontend) }
 

@@ -3,8 +3,9 @@ import QPlayModel
 import SystemPackage
 
 /// What a track-change notification says: the title as its summary, "artist – album"
-/// (the parts there are) as its body, and the folder image beside the file as its
-/// `image-path` hint.
+/// (the parts there are) as its body, and the track's picture as a file for its
+/// `image-path` hint: as for MPRIS's `mpris:artUrl` (docs/MPRIS.md), the embedded front
+/// cover written to the art cache, else the folder image beside the file.
 struct TrackNotification: Sendable, Equatable {
     var summary: String
     var body: String
@@ -16,13 +17,20 @@ struct TrackNotification: Sendable, Equatable {
         self.imagePath = imagePath
     }
 
-    /// Reads the folder for the image: call it off the event path.
-    init(track: Track, musicDirectory: FilePath) {
+    /// Reads the file's tags and its folder for the picture: call it off the event path.
+    /// Without `cache` (no cache folder) the embedded picture has no file to be, and only
+    /// the folder is looked at.
+    init(track: Track, musicDirectory: FilePath, artwork: ArtworkLookup? = nil, cache: ArtCache? = nil) {
         summary = track.title
         body = [track.artist, track.album]
             .compactMap { $0?.isEmpty == false ? $0 : nil }
             .joined(separator: " – ")
-        imagePath = FolderImage.find(beside: musicDirectory.pushing(track.path))
+        let file = musicDirectory.pushing(track.path)
+        var picture: FilePath?
+        if let artwork, let cache, let embedded = try? artwork.embedded(file, choice: .frontCover) {
+            picture = cache.file(for: embedded.bytes, mime: embedded.mime)
+        }
+        imagePath = picture ?? FolderImage.find(beside: file)
     }
 
     /// `text` as markup's plain text: `&`, `<` and `>` as entities.

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import QPlayLibrary
 import QPlayModel
 import ServiceLifecycle
 import Synchronization
@@ -9,7 +10,7 @@ import SystemPackage
 /// track begins by itself — the one before ended, or failed — and not because a command
 /// chose it within the last second, the title, artist, album and cover are sent to
 /// org.freedesktop.Notifications. `receive` only compares entry ids and hands the
-/// change on; the folder lookup and the D-Bus call run on a queue of their own, so
+/// change on; the picture lookup and the D-Bus call run on a queue of their own, so
 /// neither the audio thread nor the event path ever waits for the notification daemon.
 /// Changes that come while a call is under way collapse into the latest.
 final class TrackNotifier: Frontend, Sendable {
@@ -21,13 +22,22 @@ final class TrackNotifier: Frontend, Sendable {
 
     private let commanded: CommandedTrackChanges
     private let musicDirectory: FilePath
+    private let artwork: ArtworkLookup
+    private let cache: ArtCache?
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "qplay-notify")
     private let bus: Mutex<NotificationBus>
 
-    init(commanded: CommandedTrackChanges, musicDirectory: FilePath, log: Logger) {
+    /// `artwork` and `cache` are the library's, shared with MPRIS: a cover is read and
+    /// written out once for both.
+    init(
+        commanded: CommandedTrackChanges, musicDirectory: FilePath, artwork: ArtworkLookup, cache: ArtCache?,
+        log: Logger
+    ) {
         self.commanded = commanded
         self.musicDirectory = musicDirectory
+        self.artwork = artwork
+        self.cache = cache
         bus = Mutex(NotificationBus(log: log))
         log.info("notifications on: track changes go to org.freedesktop.Notifications on the D-Bus session bus")
     }
@@ -57,7 +67,8 @@ final class TrackNotifier: Frontend, Sendable {
             if state.pending == nil { state.sending = false }
             return state.pending
         }) {
-            let notification = TrackNotification(track: track, musicDirectory: musicDirectory)
+            let notification = TrackNotification(
+                track: track, musicDirectory: musicDirectory, artwork: artwork, cache: cache)
             bus.withLock { $0.show(notification) }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import QPlayTestSupport
+import SystemPackage
 import Testing
 
 /// Desktop notifications (`notify = true`, docs/BEHAVIOUR.md) with a real notification
@@ -117,6 +118,59 @@ struct NotificationTests {
         #expect(held.first?["icon_path"] as? String == cover, "\(held)")
         #expect(!server.log.contains("Failed to load image"), "dunst could not read the cover: \(server.log)")
         #expect(!server.log.contains("Unable to parse markup"), "\(server.log)")
+    }
+
+    /// A 20 s MP3 at `path` in `music` titled `title`, with `cover` as the front cover
+    /// (ID3v2 APIC type 3) when there is one.
+    static func track(_ title: String, cover: [UInt8]?, at path: String, in music: TemporaryDirectory) throws {
+        let staging = TemporaryDirectory("qplay-notify-staging")
+        defer { staging.remove() }
+        let plain = try GeneratedAudio.sweep(in: staging, name: "plain.mp3", seconds: 20, vbr: false)
+        let pictures = cover.map { [GeneratedPictures.APIC(mime: "image/png", type: 3, data: $0)] } ?? []
+        let file = music.appending(path)
+        try FileManager.default.createDirectory(
+            atPath: file.removingLastComponent().string, withIntermediateDirectories: true)
+        try music.write(GeneratedPictures.id3v2Tag(pictures, title: title) + TemporaryDirectory.read(plain), to: file)
+    }
+
+    /// A track's embedded front cover is its picture, written out to qplayd's art cache:
+    /// with no image beside it, and before one (the folder image only when there is no
+    /// embedded cover, above).
+    @Test func theEmbeddedFrontCoverIsShownFromTheArtCache() throws {
+        let bus = try Self.bus()
+        let monitor = try NotificationMonitor(bus: bus)
+        let server = NotificationServer(bus: bus)
+        defer { server.stop() }
+        try server.start()
+        let music = TemporaryDirectory("qplay-notify-embedded")
+        defer { music.remove() }
+        let inside = GeneratedPictures.png(width: 40, height: 40, seed: 7)
+        let both = GeneratedPictures.png(width: 48, height: 48, seed: 9)
+        try Self.track("Lead", cover: nil, at: "1 Embedded/01 Lead.mp3", in: music)
+        try Self.track("Inside", cover: inside, at: "1 Embedded/02 Inside.mp3", in: music)
+        try Self.track("Both", cover: both, at: "2 Both/03 Both.mp3", in: music)
+        try music.write(GeneratedPictures.png(width: 16, height: 16, seed: 8), to: music.appending("2 Both/cover.png"))
+        let daemon = try Self.daemon(on: bus, music: music)
+        defer { daemon.stop() }
+
+        for title in ["Lead", "Inside", "Both"] { _ = try daemon.qplayOK("add", title) }
+        try Self.runOut(daemon, playing: "Lead", next: "Inside")
+        try Self.runOut(daemon, playing: "Inside", next: "Both")
+        try waitUntil("dunst answered the Notify for Both") {
+            monitor.notifies().count == 2 && monitor.notifies().allSatisfy { $0.returnedID != nil }
+        }
+        let calls = monitor.notifies()
+        #expect(calls.map(\.summary) == ["Inside", "Both"])
+        let cache = daemon.directory.appending("xdg-cache/qplay/art").string + "/"
+        for (call, cover) in zip(calls, [inside, both]) {
+            let image = try #require(call.hints["image-path"], "\(call)")
+            #expect(image.hasPrefix(cache), "\(call.summary): \(image)")
+            #expect(try TemporaryDirectory.read(FilePath(image)) == cover, "\(call.summary): \(image)")
+        }
+        let held = try server.heldNotifications().filter { $0["appname"] as? String == "qplay" }
+        #expect(held.first?["summary"] as? String == "Both", "\(held)")
+        #expect(held.first?["icon_path"] as? String == calls.last?.hints["image-path"], "\(held)")
+        #expect(!server.log.contains("Failed to load image"), "dunst could not read the cover: \(server.log)")
     }
 
     @Test func anAlarmsTrackIsNotified() throws {
