@@ -48,7 +48,7 @@ final class NotificationBus {
             sd_bus_error_free(&error)
             bodyMarkup = found > 0
         }
-        let body = bodyMarkup == true ? TrackNotification.escapingMarkup(notification.body) : notification.body
+        let body = bodyMarkup == true ? notification.markupBody : notification.body
         let result = notification.imagePath.map { $0.string }.withOptionalCString { image in
             qplay_notify(bus, lastID, notification.summary, body, image, timeout, &id, &error)
         }

@@ -1,5 +1,6 @@
 import QPlayLibrary
 import QPlayModel
+import enum QPlayProtocol.PangoText
 import SystemPackage
 
 /// What a track-change notification says: the title as its summary, "artist – album"
@@ -33,17 +34,7 @@ struct TrackNotification: Sendable, Equatable {
         imagePath = picture ?? FolderImage.find(beside: file)
     }
 
-    /// `text` as markup's plain text: `&`, `<` and `>` as entities.
-    static func escapingMarkup(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// The body for a notification daemon that reads it as markup (`body-markup`): a
+    /// subset of Pango's, so Pango's escaping of `&`, `<` and `>` is what it needs.
+    var markupBody: String { PangoText.escape(body) }
 }

@@ -23,7 +23,9 @@ struct TrackNotificationTests {
         #expect(body(nil, "Record") == "Record")
         #expect(body("", "Record") == "Record")
         #expect(body(nil, nil) == "")
-        #expect(TrackNotification.escapingMarkup("Simon & Garfunkel <Live> – Café") == "Simon &amp; Garfunkel &lt;Live&gt; – Café")
+        #expect(
+            TrackNotification(summary: "Song", body: "Simon & Garfunkel <Live> – Café", imagePath: nil).markupBody
+                == "Simon &amp; Garfunkel &lt;Live&gt; – Café")
     }
 
     @Test func theCoverIsTheFolderImageBesideTheTrackInAnyCase() throws {
