@@ -2,6 +2,7 @@
 #include "budget_stream.h"
 #include "ogg_length.h"
 #include "adts_length.h"
+#include "mp4_alac.h"
 #include "picture_ranges.h"
 
 #include <algorithm>
@@ -314,7 +315,12 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
         TagLib::AudioProperties *props = file->audioProperties();
         // ADTS: TagLib's MPEG parser read its ID3v2 tag and no properties (see adts_length.h).
         const bool adts = kind == QP_KIND_MP4 && dynamic_cast<TagLib::MPEG::File *>(file);
-        if (!adts && (!props || props->sampleRate() <= 0)) return QP_TAG_NOT_AUDIO;
+        // ALAC that TagLib reads no properties of (see mp4_alac.h): the cookie's.
+        int alac_rate = 0, alac_channels = 0, alac_bits = 0;
+        auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file);
+        if (mp4 && props && props->sampleRate() <= 0)
+            qplay::mp4_alac_cookie(mp4, &alac_rate, &alac_channels, &alac_bits);
+        if (!adts && (!props || (props->sampleRate() <= 0 && alac_rate <= 0))) return QP_TAG_NOT_AUDIO;
         auto *mpeg = adts ? nullptr : dynamic_cast<TagLib::MPEG::File *>(file);
         auto *flac = dynamic_cast<TagLib::FLAC::File *>(file);
         auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file);
@@ -370,6 +376,11 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
             out->exact_samples = ogg_samples(opus, true);
         }
         lossless_properties(file, out);
+        if (alac_rate > 0) {
+            out->sample_rate = alac_rate;
+            out->channels = alac_channels;
+            out->bits_per_sample = alac_bits;
+        }
         return QP_TAG_OK;
     } catch (const qplay::BudgetExceeded &exceeded) {
         qp_tag_info_free(out);

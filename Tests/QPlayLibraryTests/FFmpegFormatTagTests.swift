@@ -84,4 +84,23 @@ import Testing
         try GeneratedAudio.addITunSMPB(to: path, delay: 1024, padding: 1000, frames: 44100)
         #expect(try TagReader.read(path).exactSamples == 44100)
     }
+
+    /// ALAC from ffmpeg's `mp4` muxer (`-f mp4`, as when a `.m4b` is made or chapters are
+    /// added): its sample description carries a `btrt` box after the ALAC cookie, which
+    /// TagLib 1.13 does not read past (no rate, so the file was skipped as not audio).
+    @Test(arguments: [16, 24])
+    func alacFromFFmpegsMP4MuxerIsRead(bits: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let pcm = try GeneratedAudio.pcm(in: dir, seconds: 1, synth: ["sine", "440"], bits: bits, rate: 48000, channels: 1)
+        let plain = try GeneratedAudio.encode(pcm, as: .alac, to: "plain.m4a", in: dir, arguments: ["-metadata", "title=Book"])
+        let muxed = dir.appending("muxed.m4b")
+        try GeneratedAudio.run(["ffmpeg", "-v", "error", "-i", plain.string, "-c", "copy", "-f", "mp4", muxed.string])
+        #expect(try TemporaryDirectory.read(muxed).count > 0)
+        let tags = try TagReader.read(muxed)
+        #expect(tags.format.rawValue == "alac")
+        #expect(tags.title == "Book")
+        #expect(tags.sampleRate == 48000 && tags.channels == 1 && tags.bitsPerSample == bits)
+        #expect(abs(tags.durationMilliseconds - 1000) <= 50, "\(tags.durationMilliseconds) ms")
+    }
 }
