@@ -23,6 +23,8 @@ public protocol AudioDecoder: AnyObject {
     var frameCount: Int? { get }
     /// The frame the next `read` starts at.
     var framePosition: Int { get }
+    /// The file's chapters (an audiobook's), sorted by start; empty for most files.
+    var chapters: [Chapter] { get }
     /// Fills `buffer` with whole interleaved frames of left-justified samples (see
     /// `AudioFormat`); returns the number of samples written (frames × channels), 0 at
     /// the end of the stream.
@@ -44,6 +46,10 @@ protocol FormatDecoder: Sendable {
     /// Opens the file `reader` reads (which refuses anything but a non-empty regular
     /// file and bounds the search through junk; see there).
     func open(_ reader: BudgetedReader, path: FilePath) throws(DecoderError) -> any AudioDecoder
+}
+
+extension AudioDecoder {
+    public var chapters: [Chapter] { [] }
 }
 
 extension Int32 {

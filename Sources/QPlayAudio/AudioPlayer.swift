@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import QPlayModel
 import Synchronization
 import SystemPackage
 
@@ -48,6 +49,8 @@ public struct AudioSnapshot: Sendable, Equatable {
     /// Seconds into that item, from the samples handed out minus the output's delay.
     public var position: Double
     public var duration: Double?
+    /// That item's chapters (its decoder's).
+    public var chapters: [Chapter] = []
     public var state: AudioPlayerState
     public var scanning: Bool
     public var outputName: String

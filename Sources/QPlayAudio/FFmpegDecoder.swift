@@ -21,6 +21,7 @@ import SystemPackage
 public final class FFmpegDecoder: AudioDecoder {
     public let format: AudioFormat
     public let frameCount: Int?
+    public let chapters: [Chapter]
     /// The seek target plus the frames handed out since.
     public private(set) var framePosition = 0
     private let stream: FFmpegStream
@@ -80,7 +81,10 @@ public final class FFmpegDecoder: AudioDecoder {
         self.origin = Self.timestamp(frame) ?? 0
         self.settling = stream.lossy ? Self.lossySettling : 0
         self.path = path
-        self.frameCount = Self.length(input, stream.stream, rate: rate)
+        let frameCount = Self.length(input, stream.stream, rate: rate)
+        self.frameCount = frameCount
+        self.chapters = input.chapters(
+            origin: Double(origin) * av_q2d(timeBase), length: frameCount.map { Double($0) / Double(rate) })
         self.frameHeld = true
     }
 

@@ -1,4 +1,5 @@
 import CFFmpeg
+import QPlayModel
 import SystemPackage
 
 #if canImport(Glibc)
@@ -56,6 +57,31 @@ final class FFmpegInput {
             av_freep(&io.pointee.buffer)
             avio_context_free(&self.io)
         }
+    }
+
+    /// At most this many chapters are kept, each title at most `maximumTitleLength`
+    /// characters: every status carries them.
+    static let maximumChapters = 1000
+    static let maximumTitleLength = 200
+
+    /// The container's chapters (an MP4's QuickTime chapter track or Nero `chpl`, read
+    /// by the demuxer while opening), in seconds from `origin` (when the first sample
+    /// plays on the container's clock), sorted by start; those starting at or past
+    /// `length` left out.
+    func chapters(origin: Double, length: Double?) -> [Chapter] {
+        guard let context, let list = context.pointee.chapters else { return [] }
+        var chapters: [Chapter] = []
+        for index in 0..<Int(context.pointee.nb_chapters) {
+            guard let chapter = list[index]?.pointee, chapter.time_base.num > 0, chapter.time_base.den > 0 else {
+                continue
+            }
+            let start = Double(chapter.start) * Double(chapter.time_base.num) / Double(chapter.time_base.den) - origin
+            guard start.isFinite, length.map({ start < $0 }) ?? true else { continue }
+            let title = av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) } ?? ""
+            chapters.append(Chapter(title: String(title.prefix(Self.maximumTitleLength)), start: max(0, start)))
+            if chapters.count == Self.maximumChapters { break }
+        }
+        return chapters.sorted { $0.start < $1.start }
     }
 
     /// The demuxer for a file whose first bytes (after any ID3v2 tag) are `head`.

@@ -316,6 +316,7 @@ final class PlaybackLoop {
         let current = stream.current
         snapshot.token = current?.token ?? loading?.item.token
         snapshot.duration = current?.duration
+        snapshot.chapters = current?.decoder.chapters ?? []
         snapshot.state =
             switch mode {
             case .idle: .idle

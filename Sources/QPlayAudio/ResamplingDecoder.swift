@@ -1,4 +1,5 @@
 import CSoxr
+import QPlayModel
 import SystemPackage
 
 /// Presents any decoder in the fixed format of a `file:`/`pipe:` output: channels mapped
@@ -87,6 +88,7 @@ public final class ResamplingDecoder: AudioDecoder {
     }
 
     public var frameCount: Int? { source.frameCount.map(outputFrame) }
+    public var chapters: [Chapter] { source.chapters }
     public var framePosition: Int { position }
 
     private func outputFrame(_ sourceFrame: Int) -> Int { Int((Double(sourceFrame) * ratio).rounded()) }

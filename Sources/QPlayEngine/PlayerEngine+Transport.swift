@@ -127,6 +127,16 @@ extension PlayerEngine {
         return try seek(to: clampedPosition(position) + delta, now: now, position: position)
     }
 
+    /// To a chapter of the playing track (`chapters`: its chapters, which the decoder
+    /// read), by `ChapterNavigation`'s rules.
+    public mutating func seek(
+        to request: ChapterRequest, in chapters: [Chapter], now: Duration, position: Double
+    ) throws(EngineError) -> EngineOutput {
+        guard isLoaded else { throw .badRequest("nothing is playing") }
+        let target = try ChapterNavigation.target(of: request, at: clampedPosition(position), in: chapters)
+        return try seek(to: target, now: now, position: position)
+    }
+
     /// Clamped to 0...100.
     public mutating func setVolume(_ percent: Int, now: Duration, position: Double) -> EngineOutput {
         lastKnownPosition = position

@@ -69,6 +69,8 @@ public enum Command: Sendable, Hashable {
     case bookmarkRemove(Int64)
     /// A piece of a track's picture (the playing track's when nil) from byte `offset`.
     case art(track: Int64?, offset: Int)
+    /// Seeks to a chapter of the playing track.
+    case chapter(ChapterTarget)
 
     /// The `cmd` string.
     public var name: String {
@@ -105,6 +107,7 @@ public enum Command: Sendable, Hashable {
         case .bookmarkJump: "bookmark_jump"
         case .bookmarkRemove: "bookmark_remove"
         case .art: "art"
+        case .chapter: "chapter"
         }
     }
 
@@ -115,7 +118,7 @@ public enum Command: Sendable, Hashable {
         "volume", "mode", "update", "subscribe",
         "sleep", "alarm_add", "alarm_list", "alarm_remove",
         "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
-        "art",
+        "art", "chapter",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
@@ -183,6 +186,10 @@ public enum Command: Sendable, Hashable {
             if let track { args["track"] = .integer(track) }
             if offset != 0 { args["offset"] = .integer(Int64(offset)) }
             return args.isEmpty ? nil : args
+        case .chapter(.index(let index)):
+            return ["index": .integer(Int64(index))]
+        case .chapter(.step(let step)):
+            return ["step": .integer(Int64(step))]
         }
     }
 }

@@ -162,6 +162,14 @@ extension Command {
             return .art(
                 track: try reader.integer("track"),
                 offset: Int(try reader.integer("offset", in: 0...Int64(Int32.max)) ?? 0))
+        case "chapter":
+            try reader.allowOnly(["index", "step"])
+            if try reader.oneOf(["index", "step"]) == "index" {
+                return .chapter(.index(Int(try reader.integer("index", in: 0...Int64(Int32.max))!)))
+            }
+            let step = try reader.integer("step")!
+            guard step == 1 || step == -1 else { throw .badRequest("chapter: `step` must be 1 or -1, got \(step)") }
+            return .chapter(.step(Int(step)))
         case "alarm_add":
             return .alarmAdd(try AlarmRequest.parse(reader))
         case "alarm_list":

@@ -65,14 +65,22 @@ public struct Status: Sendable, Hashable, Codable {
     public var sleep: SleepStatus?
     /// The output's last level reading while playing (`level` events); nil otherwise.
     public var level: LevelReading?
+    /// The playing track's chapters in order; nil when it has none.
+    public var chapters: [ChapterInfo]?
+    /// The 0-based index in `chapters` of the chapter at `position`; nil when there are
+    /// no chapters or the first has not begun.
+    public var chapter: Int?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
         position: Double? = nil, duration: Double? = nil, queueLength: Int = 0,
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
-        replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil, level: LevelReading? = nil
+        replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil, level: LevelReading? = nil,
+        chapters: [ChapterInfo]? = nil, chapter: Int? = nil
     ) {
+        self.chapters = chapters
+        self.chapter = chapter
         self.sleep = sleep
         self.state = state
         self.track = track
@@ -101,6 +109,7 @@ public struct Status: Sendable, Hashable, Codable {
         case replayGain = "replaygain"
         case sleep
         case level
+        case chapters, chapter
     }
 
     /// `single` and `consume` may be absent (a daemon from before they existed): off.
@@ -125,6 +134,8 @@ public struct Status: Sendable, Hashable, Codable {
         replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
         sleep = try container.decodeIfPresent(SleepStatus.self, forKey: .sleep)
         level = try container.decodeIfPresent(LevelReading.self, forKey: .level)
+        chapters = try container.decodeIfPresent([ChapterInfo].self, forKey: .chapters)
+        chapter = try container.decodeIfPresent(Int.self, forKey: .chapter)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -148,5 +159,7 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(replayGain, forKey: .replayGain)
         try container.encode(sleep, forKey: .sleep)
         try container.encode(level, forKey: .level)
+        try container.encode(chapters, forKey: .chapters)
+        try container.encode(chapter, forKey: .chapter)
     }
 }

@@ -64,6 +64,15 @@ struct WireObject {
     static func wire<T: WireDecodable>(_ type: T.Type) -> (JSONValue) -> T? {
         { T(wire: $0) }
     }
+
+    /// An array whose every element reads as `T`; nil when one does not.
+    static func wireArray<T: WireDecodable>(_ type: T.Type) -> (JSONValue) -> [T]? {
+        { value in
+            guard case .array(let items) = value else { return nil }
+            let read = items.compactMap(T.init(wire:))
+            return read.count == items.count ? read : nil
+        }
+    }
 }
 
 extension WireDecodable where Self: RawRepresentable, RawValue == String {
@@ -146,13 +155,16 @@ extension Status: WireDecodable {
             let storageError = object.optional("storage_error", WireObject.string),
             let replayGain = object.optional("replaygain", WireObject.wire(ReplayGainStatus.self)),
             let sleep = object.optional("sleep", WireObject.wire(SleepStatus.self)),
-            let level = object.optional("level", WireObject.wire(LevelReading.self))
+            let level = object.optional("level", WireObject.wire(LevelReading.self)),
+            let chapters = object.optional("chapters", WireObject.wireArray(ChapterInfo.self)),
+            let chapter = object.optional("chapter", WireObject.int)
         else { return nil }
         self.init(
             state: state, track: track, entry: entry, index: index, position: position, duration: duration,
             queueLength: queueLength, queueModified: queueModified, volume: volume, repeat: repeatMode,
             shuffle: shuffle, single: single ?? false, consume: consume ?? false, seeking: seeking,
-            output: output, storageError: storageError, replayGain: replayGain, sleep: sleep, level: level)
+            output: output, storageError: storageError, replayGain: replayGain, sleep: sleep, level: level,
+            chapters: chapters, chapter: chapter)
     }
 }
 

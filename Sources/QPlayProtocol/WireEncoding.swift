@@ -47,6 +47,8 @@ extension ReplayGainStatus: WireEncodable {
 extension Status: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
+        output.key("chapter"); output.integer(chapter); output.comma()
+        output.key("chapters"); if let chapters { output.array(chapters) } else { output.null() }; output.comma()
         output.key("consume"); output.bool(consume); output.comma()
         output.key("duration"); output.number(duration.map(Seconds.rounded)); output.comma()
         output.key("entry"); output.integer(entry); output.comma()

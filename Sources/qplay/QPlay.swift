@@ -33,6 +33,8 @@ struct QPlay: ParsableCommand {
             BookmarkCommand.self, Bookmarks.self,
             // Artwork
             ArtCommand.self,
+            // Audiobooks
+            ChapterCommand.self, Chapters.self,
         ])
 
     static func main() {

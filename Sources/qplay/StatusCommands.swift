@@ -7,7 +7,7 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             --format fills {title} {artist} {album} {album_artist} {track} {year} {genre} \
             {position} {duration} {remaining} {state} {icon} {volume} {index} {queue_length} \
-            {file} {meter} {level_db} ({icon}: ▶ playing, ⏸ paused); {{ and }} print literal \
+            {file} {meter} {level_db} {chapter} ({icon}: ▶ playing, ⏸ paused); {{ and }} print literal \
             braces, any other brace or name is a usage error; when stopped it prints just a \
             newline (a status bar then hides the module).
             """)

@@ -77,6 +77,26 @@ struct FastEncodingTests {
         #expect(Status(wire: JSONInput.value(from: WireCoding.line(status), complete: true)!)?.level == status.level)
     }
 
+    /// An audiobook's status: chapters with awkward titles and starts, the one playing.
+    @Test func chapters() throws {
+        var status = sampleStatus
+        status.chapters = [ChapterInfo(title: "Kapitel \"1\" – ü", start: 0), ChapterInfo(title: "", start: 61.25)]
+        status.chapter = 1
+        #expect(fast(status) != nil, "everyday chapters take the hand-written path")
+        try expectSame(status)
+        for number in Self.awkwardNumbers {
+            status.chapters = [ChapterInfo(title: "x\n", start: number)]
+            try expectSame(status)
+        }
+        status.chapters = []
+        try expectSame(status)
+        status.chapters = [ChapterInfo(title: "One", start: 12.3456)]
+        let line = WireCoding.line(status)
+        let read = try WireCoding.decode(Status.self, from: line)
+        #expect(read.chapters == [ChapterInfo(title: "One", start: 12.346)] && read.chapter == 1)
+        #expect(Status(wire: JSONInput.value(from: line, complete: true)!) == read)
+    }
+
     @Test func manyNumbersAsTimesAndRates() throws {
         var generator = SystemRandomNumberGenerator()
         for step in 0..<3000 {

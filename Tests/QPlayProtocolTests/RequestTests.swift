@@ -35,6 +35,7 @@ struct RequestTests {
         .bookmarkAdd(name: nil), .bookmarkAdd(name: "Kapitel 2 – Ende"), .bookmarkList(track: nil),
         .bookmarkList(track: 7), .bookmarkList(track: nil, start: 2000, count: 10), .bookmarkJump(3), .bookmarkRemove(4),
         .art(track: nil, offset: 0), .art(track: 12, offset: 1 << 20),
+        .chapter(.index(0)), .chapter(.index(41)), .chapter(.step(1)), .chapter(.step(-1)),
     ]
 
     @Test(arguments: everyCommand)
@@ -114,6 +115,11 @@ struct RequestTests {
         (#"{"cmd":"bookmark_remove","args":{"bookmark":"one"}}"#, "bookmark"),
         (#"{"cmd":"bookmark_add","args":{"name":3}}"#, "name"),
         (#"{"cmd":"bookmark_list","args":{"entry":3}}"#, "entry"),
+        (#"{"cmd":"chapter"}"#, "needs `index` or `step`"),
+        (#"{"cmd":"chapter","args":{"index":1,"step":1}}"#, "only one of"),
+        (#"{"cmd":"chapter","args":{"step":2}}"#, "must be 1 or -1, got 2"),
+        (#"{"cmd":"chapter","args":{"index":-1}}"#, "from 0 to 2147483647"),
+        (#"{"cmd":"chapter","args":{"title":"x"}}"#, "title"),
     ]
 
     @Test(arguments: badArguments)

@@ -116,6 +116,14 @@ struct CommandDispatcher: RequestHandler {
                 }
             }
             return .success(QPlayProtocol.Status(await player.snapshot()))
+        case .chapter(let target):
+            let request: ChapterRequest =
+                switch target {
+                case .index(let index): .index(index)
+                case .step(let step): .step(step)
+                }
+            try await player.seek(to: request)
+            return .success(QPlayProtocol.Status(await player.snapshot()))
         case .volume(let change):
             try await player.perform { engine, now, position in
                 switch change {

@@ -29,7 +29,21 @@ extension PlayerService {
             replayGainMode: replayGain.mode,
             replayGain: token.flatMap { replayGainChoices[$0] },
             sleep: sleep,
-            level: status.state == .playing && snapshot.state == .playing ? audio.level : nil)
+            level: status.state == .playing && snapshot.state == .playing ? audio.level : nil,
+            chapters: chapters(of: snapshot, token: token))
+    }
+
+    /// The chapters of the request `token` when the audio snapshot is of it.
+    private func chapters(of snapshot: AudioSnapshot, token: UInt64?) -> [Chapter] {
+        snapshot.token != nil && snapshot.token == token ? snapshot.chapters : []
+    }
+
+    /// Seeks to a chapter of the playing track.
+    func seek(to request: ChapterRequest) throws(EngineError) {
+        let chapters = chapters(of: audio.snapshot, token: inPlace { $0.currentRequestToken })
+        try perform { engine, now, position throws(EngineError) in
+            try engine.seek(to: request, in: chapters, now: now, position: position)
+        }
     }
 
     /// The snapshot and an answer of the engine from the same moment (MPRIS asks

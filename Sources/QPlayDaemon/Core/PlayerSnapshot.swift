@@ -21,11 +21,17 @@ struct PlayerSnapshot: Sendable, Equatable {
     var sleep: (remaining: Double, endOfTrack: Bool)?
     /// The output's last level reading while playing (nil while metering is off).
     var level: AudioLevel? = nil
+    /// The now-playing track's chapters, as its decoder read them (empty when none).
+    var chapters: [Chapter] = []
+
+    /// The chapter at the status's position (`ChapterNavigation.index`).
+    var chapter: Int? { ChapterNavigation.index(at: status.position, in: chapters) }
 
     static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
         lhs.status == rhs.status && lhs.outputName == rhs.outputName && lhs.outputError == rhs.outputError
             && lhs.storageError == rhs.storageError && lhs.replayGainMode == rhs.replayGainMode
             && lhs.replayGain == rhs.replayGain && lhs.sleep?.remaining == rhs.sleep?.remaining
             && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack && lhs.level == rhs.level
+            && lhs.chapters == rhs.chapters
     }
 }

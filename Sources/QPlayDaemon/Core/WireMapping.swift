@@ -48,7 +48,10 @@ extension QPlayProtocol.Status {
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
                 source: snapshot.replayGain?.source.rawValue),
             sleep: snapshot.sleep.map { SleepStatus(remaining: $0.remaining, endOfTrack: $0.endOfTrack) },
-            level: snapshot.level.map(LevelReading.init))
+            level: snapshot.level.map(LevelReading.init),
+            chapters: snapshot.chapters.isEmpty
+                ? nil : snapshot.chapters.map { ChapterInfo(title: $0.title, start: $0.start) },
+            chapter: snapshot.chapter)
     }
 }
 

@@ -33,6 +33,26 @@ public enum Listing {
 
     static let modifiedNote = "(queue modified: the player switches to it at the next track change)"
 
+    /// `qplay chapters`: one row per chapter, 1-based, `▶` on the one playing, with its
+    /// start.
+    public static func chapters(_ status: Status) -> [String] {
+        guard let chapters = status.chapters, !chapters.isEmpty else {
+            return [status.track == nil ? "nothing is playing" : "the playing track has no chapters"]
+        }
+        let width = String(chapters.count).count
+        return chapters.enumerated().map { index, chapter in
+            let marker = index == status.chapter ? "▶" : " "
+            let number = String(index + 1)
+            let padded = String(repeating: " ", count: max(0, width - number.count)) + number
+            return "\(marker) \(padded)  \(TimeText.format(chapter.start))  \(chapterTitle(chapter, index))"
+        }
+    }
+
+    /// A chapter's title, or `Chapter N` for one without.
+    public static func chapterTitle(_ chapter: ChapterInfo, _ index: Int) -> String {
+        chapter.title.isEmpty ? "Chapter \(index + 1)" : chapter.title
+    }
+
     /// `  id  Artist – Title  (Album)  3:07`.
     public static func searchRow(_ track: Track) -> String {
         var row = "\(track.id)\t\(trackName(track))"
@@ -59,6 +79,9 @@ public enum Listing {
             if let index = status.index { time += "   entry \(index + 1) of \(status.queueLength)" }
             if status.seeking != .none { time += "   scanning \(status.seeking.rawValue)" }
             lines.append("  " + time)
+            if let chapters = status.chapters, let index = status.chapter, chapters.indices.contains(index) {
+                lines.append("  chapter \(index + 1) of \(chapters.count): \(chapterTitle(chapters[index], index))")
+            }
         } else {
             lines.append("stopped, \(status.queueLength) \(status.queueLength == 1 ? "entry" : "entries") in the queue")
         }

@@ -5,6 +5,8 @@ public enum StatusFormat {
         "remaining", "state", "icon", "volume", "index", "queue_length", "file",
         // Level meter
         "meter", "level_db",
+        // Audiobooks
+        "chapter",
     ]
 
     /// Width of `{meter}` in characters.
@@ -127,6 +129,11 @@ public enum StatusFormat {
         case "file": return track?.path ?? ""
         case "meter": return status.level.map { LevelBar.render($0.loudestRMS, width: meterWidth) } ?? ""
         case "level_db": return status.level.map { LevelBar.text($0.loudestRMS) } ?? ""
+        case "chapter":
+            guard let chapters = status.chapters, let index = status.chapter, chapters.indices.contains(index) else {
+                return ""
+            }
+            return Listing.chapterTitle(chapters[index], index)
         default: return nil
         }
     }
