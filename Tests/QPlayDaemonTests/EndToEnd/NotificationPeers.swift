@@ -5,6 +5,54 @@ import QPlayTestSupport
 import Glibc
 #endif
 
+/// What each notification test runs against: a private session bus, `dbus-monitor` on
+/// it and dunst (started at once, or later by the test), and qplayd with `notify = true`
+/// on that bus. `close` stops dunst; the bus ends with the object.
+final class NotificationPeers {
+    /// A bus that starts nothing on demand: no notification daemon unless a test starts one
+    /// (`--address` replaces the `listen` element).
+    static let busConfiguration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+
+    let bus = SessionBus()
+    let monitor: NotificationMonitor
+    let server: NotificationServer
+
+    init(startingServer: Bool = true) throws {
+        bus.configuration = Self.busConfiguration
+        try bus.start()
+        monitor = try NotificationMonitor(bus: bus)
+        server = NotificationServer(bus: bus)
+        if startingServer { try server.start() }
+    }
+
+    /// qplayd with `notify = true` on the bus, serving `music`, its library scanned.
+    func daemon(music: TemporaryDirectory) throws -> DaemonProcess {
+        let daemon = DaemonProcess(music: music.path.string)
+        daemon.sessionBusAddress = bus.address
+        let config = try daemon.writeConfig("notify = true\n")
+        try daemon.start(["--config", config])
+        try daemon.waitForLibrary()
+        return daemon
+    }
+
+    func close() {
+        server.stop()
+    }
+}
+
 /// A real notification daemon on a private bus: Debian's dunst drawing on an Xvfb
 /// display of its own (a free display number), the name org.freedesktop.Notifications
 /// owned once `start` returns.

@@ -16,23 +16,6 @@ struct NotificationTests {
             artist: "Notify & <Band>", album: "Notify Album")
     }
 
-    /// A bus that starts nothing on demand: no notification daemon unless a test starts one
-    /// (`--address` replaces the `listen` element).
-    static let busConfiguration = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:tmpdir=/tmp</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """
-
     /// The album in `Band/Album/` with a real PNG cover beside it (dunst loads it).
     static func music() throws -> (TemporaryDirectory, cover: String) {
         let music = TemporaryDirectory("qplay-notify-music")
@@ -49,22 +32,6 @@ struct NotificationTests {
         return (music, cover.string)
     }
 
-    static func bus() throws -> SessionBus {
-        let bus = SessionBus()
-        bus.configuration = busConfiguration
-        try bus.start()
-        return bus
-    }
-
-    static func daemon(on bus: SessionBus, music: TemporaryDirectory) throws -> DaemonProcess {
-        let daemon = DaemonProcess(music: music.path.string)
-        daemon.sessionBusAddress = bus.address
-        let config = try daemon.writeConfig("notify = true\n")
-        try daemon.start(["--config", config])
-        try daemon.waitForLibrary()
-        return daemon
-    }
-
     /// Moves 1.5 s before the end of `playing` and waits until `next` plays: a track
     /// change nobody asked for.
     static func runOut(_ daemon: DaemonProcess, playing: String, next: String) throws {
@@ -74,14 +41,12 @@ struct NotificationTests {
     }
 
     @Test func oneNotificationPerTrackThatBeganByItselfReplacingTheFirst() throws {
-        let bus = try Self.bus()
-        let monitor = try NotificationMonitor(bus: bus)
-        let server = NotificationServer(bus: bus)
-        defer { server.stop() }
-        try server.start()
+        let peers = try NotificationPeers()
+        defer { peers.close() }
+        let (monitor, server) = (peers.monitor, peers.server)
         let (music, cover) = try Self.music()
         defer { music.remove() }
-        let daemon = try Self.daemon(on: bus, music: music)
+        let daemon = try peers.daemon(music: music)
         defer { daemon.stop() }
 
         // Started by a command: no notification.
@@ -137,11 +102,9 @@ struct NotificationTests {
     /// with no image beside it, and before one (the folder image only when there is no
     /// embedded cover, above).
     @Test func theEmbeddedFrontCoverIsShownFromTheArtCache() throws {
-        let bus = try Self.bus()
-        let monitor = try NotificationMonitor(bus: bus)
-        let server = NotificationServer(bus: bus)
-        defer { server.stop() }
-        try server.start()
+        let peers = try NotificationPeers()
+        defer { peers.close() }
+        let (monitor, server) = (peers.monitor, peers.server)
         let music = TemporaryDirectory("qplay-notify-embedded")
         defer { music.remove() }
         let inside = GeneratedPictures.png(width: 40, height: 40, seed: 7)
@@ -150,7 +113,7 @@ struct NotificationTests {
         try Self.track("Inside", cover: inside, at: "1 Embedded/02 Inside.mp3", in: music)
         try Self.track("Both", cover: both, at: "2 Both/03 Both.mp3", in: music)
         try music.write(GeneratedPictures.png(width: 16, height: 16, seed: 8), to: music.appending("2 Both/cover.png"))
-        let daemon = try Self.daemon(on: bus, music: music)
+        let daemon = try peers.daemon(music: music)
         defer { daemon.stop() }
 
         for title in ["Lead", "Inside", "Both"] { _ = try daemon.qplayOK("add", title) }
@@ -175,14 +138,12 @@ struct NotificationTests {
 
     @Test func anAlarmsTrackIsNotified() throws {
         AlarmEndToEndTests.awayFromMidnight(10)
-        let bus = try Self.bus()
-        let monitor = try NotificationMonitor(bus: bus)
-        let server = NotificationServer(bus: bus)
-        defer { server.stop() }
-        try server.start()
+        let peers = try NotificationPeers()
+        defer { peers.close() }
+        let monitor = peers.monitor
         let (music, _) = try Self.music()
         defer { music.remove() }
-        let daemon = try Self.daemon(on: bus, music: music)
+        let daemon = try peers.daemon(music: music)
         defer { daemon.stop() }
 
         _ = try daemon.qplayOK("alarm", AlarmEndToEndTests.localTime(in: 3), "Gamma")
@@ -192,11 +153,12 @@ struct NotificationTests {
     }
 
     @Test func withoutANotificationDaemonPlaybackGoesOnAndTheAbsenceIsLoggedOnce() throws {
-        let bus = try Self.bus()
-        let monitor = try NotificationMonitor(bus: bus)
+        let peers = try NotificationPeers(startingServer: false)
+        defer { peers.close() }
+        let monitor = peers.monitor
         let (music, cover) = try Self.music()
         defer { music.remove() }
-        let daemon = try Self.daemon(on: bus, music: music)
+        let daemon = try peers.daemon(music: music)
         defer { daemon.stop() }
 
         _ = try daemon.qplayOK("add", "--where", "album=Notify Album")
@@ -216,8 +178,7 @@ struct NotificationTests {
         #expect(logged.first?.contains("ServiceUnknown") == true, "\(logged)")
 
         // A notification daemon that comes later gets the next track.
-        let server = NotificationServer(bus: bus)
-        defer { server.stop() }
+        let server = peers.server
         try server.start()
         try Self.runOut(daemon, playing: "Gamma", next: "Delta")
         try waitUntil("dunst answered the Notify for Delta") { monitor.notifies().last?.returnedID != nil }
