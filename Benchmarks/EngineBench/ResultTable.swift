@@ -1,14 +1,14 @@
 import Foundation
 
 /// The printed table: one row per measure, qplay and MPD side by side, the codec
-/// library's decode floor where there is one, and whether the row meets the target
-/// (qplay ≤ MPD).
+/// library's decode floor where there is one, and whether the row meets the targets
+/// (qplay ≤ MPD; on a CPU row with a floor, qplay ≤ 2 × the floor).
 struct ResultTable {
-    private static let widths = [66, 27, 22, 14, 11]
+    private static let widths = [70, 27, 22, 14, 11, 16]
     private var lines: [String] = []
 
     init() {
-        row("measure", "qplay", "MPD", "decode floor", "qplay ≤ MPD")
+        row("measure", "qplay", "MPD", "decode floor", "qplay ≤ MPD", "qplay ≤ 2× floor")
         lines.append("|" + Self.widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
     }
 
@@ -40,6 +40,13 @@ struct ResultTable {
     static func verdict(_ qplay: CPUFigure?, _ mpd: CPUFigure?) -> String {
         guard let qplay, let mpd, qplay.playedThrough, mpd.playedThrough else { return "—" }
         return qplay.percent <= mpd.percent ? "yes" : "no"
+    }
+
+    /// qplay's CPU against twice the codec library's floor, with the ratio.
+    static func verdict(_ qplay: CPUFigure?, floor: Double?) -> String {
+        guard let qplay, qplay.playedThrough, let floor, floor > 0 else { return "—" }
+        let ratio = qplay.percent / floor
+        return "\(ratio <= 2 ? "yes" : "no") (\(fixed(ratio, 1))×)"
     }
 
     /// Both the median and the tail, and no more misses.

@@ -98,39 +98,44 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
         default: "?"
         }
     }
+    func floorValue(_ format: BenchFormat) -> Double? {
+        if case .success(let value) = floors[format.key] { return value }
+        return nil
+    }
     var table = ResultTable()
     let cpuTitle = "CPU, % of one core"
     table.row(
         "\(cpuTitle), queue of \(short.count) short MP3s (128 kb/s)", ResultTable.cpu(q.cpuShort),
-        ResultTable.cpu(m.cpuShort), "", ResultTable.verdict(q.cpuShort, m.cpuShort))
+        ResultTable.cpu(m.cpuShort), "", ResultTable.verdict(q.cpuShort, m.cpuShort), "")
     for format in formats {
         let label = !format.resampled ? format.label : "\(format.label) → 44.1 kHz"
         table.row(
             "\(cpuTitle), \(label)", refusals[format.key] == nil ? ResultTable.cpu(q.cpu[format.key]) : unsupported,
             ResultTable.cpu(m.cpu[format.key]), floorCell(format),
-            ResultTable.verdict(q.cpu[format.key], m.cpu[format.key]))
+            ResultTable.verdict(q.cpu[format.key], m.cpu[format.key]),
+            refusals[format.key] == nil ? ResultTable.verdict(q.cpu[format.key], floor: floorValue(format)) : "—")
     }
     for format in formats {
         table.row(
             "next → first sample, p50 / p99 ms (n=\(measure.nextPairs)), \(format.label)",
             refusals[format.key] == nil ? ResultTable.latencies(q.next[format.key]) : unsupported,
             ResultTable.latencies(m.next[format.key]), "",
-            ResultTable.verdict(q.next[format.key], m.next[format.key]))
+            ResultTable.verdict(q.next[format.key], m.next[format.key]), "")
     }
     table.row(
         "play → first sample, p50 / p99 ms (n=\(measure.playCount)), \(BenchFormat.mp3.label)",
-        ResultTable.latencies(q.play), ResultTable.latencies(m.play), "", ResultTable.verdict(q.play, m.play))
+        ResultTable.latencies(q.play), ResultTable.latencies(m.play), "", ResultTable.verdict(q.play, m.play), "")
     let qUnderruns = q.underruns?.count ?? 0
     let mUnderruns = m.underruns?.count ?? 0
     table.row(
         "underruns, \(Int((q.underruns?.seconds ?? 0).rounded())) s, other core loaded, \(BenchFormat.mp3.label)",
-        "\(qUnderruns)", "\(mUnderruns)", "", qUnderruns <= mUnderruns ? "yes" : "no")
+        "\(qUnderruns)", "\(mUnderruns)", "", qUnderruns <= mUnderruns ? "yes" : "no", "")
 
     print("")
-    print("engine benchmark: qplay's AudioPlayer vs MPD \(mpdVersion()) (its mpg123, flac, vorbis and opus decoders), same files, same run")
+    print("engine benchmark: qplay's AudioPlayer vs MPD \(mpdVersion()) (\(mpdPlugins(formats))), same files, same run")
     print("release build; both outputs at a fixed 44100:16:2 (MPD fifo, qplay file: into a FIFO), so both players resample")
     print("the 96 kHz FLAC and the 48 kHz Opus (MPD: \(mpdResampler(directory))); CPU files are pink noise (the costliest to decode).")
-    print("target: qplay ≤ MPD on every line.")
+    print("targets: qplay ≤ MPD on every line; on the CPU lines of one format, qplay ≤ 2 × the decode floor.")
     print("")
     table.print()
     print("")
@@ -141,7 +146,8 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
     print("CPU: all threads' CPU time over \(Int(measure.cpuWindow)) s of playing, one player at a time; the machine is shared, so")
     print("CPU time is the figure to judge by — latencies also carry other processes' scheduling.")
     print("decode floor: the codec library alone (Benchmarks/DecodeFloor, C, -O2) decoding the same file at its own rate, no")
-    print("resampling, output dropped, as fast as it goes; CPU time per second of audio.")
+    print("resampling, output dropped, as fast as it goes; CPU time per second of audio. AAC and ALAC: libavformat + libavcodec")
+    print("on one thread into the frames libavcodec hands qplay (planar float, planar 16-bit), not converted further.")
     print("first sample = first sample above ±1000 read from the FIFO after the command was sent;")
     print("underrun = a sample reaching the FIFO reader later than a 200 ms device buffer allows.")
     print(String(format: "mpg123_scan of the 320 kb/s MP3 (index before a first seek): %.2f ms; then a seek to 63 s: %.2f ms", scanMilliseconds, seekMilliseconds))
@@ -150,6 +156,20 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
         let threads = figure?.realtimeThreads ?? []
         print("\(name) threads at a real-time priority while playing: \(threads.isEmpty ? "none" : threads.joined(separator: ", "))")
     }
+}
+
+/// MPD's decoder plugin per format, as the bench's mpd.conf has it: "mpg123 for MP3, …".
+func mpdPlugins(_ formats: [BenchFormat]) -> String {
+    var labels: [(plugin: String, labels: [String])] = []
+    for format in formats {
+        let name = String(format.label.split(separator: " ").first ?? "")
+        if let index = labels.firstIndex(where: { $0.plugin == format.mpdPlugin }) {
+            if !labels[index].labels.contains(name) { labels[index].labels.append(name) }
+        } else {
+            labels.append((format.mpdPlugin, [name]))
+        }
+    }
+    return "decoders: " + labels.map { "\($0.plugin) for \($0.labels.joined(separator: " and "))" }.joined(separator: ", ")
 }
 
 func mpdVersion() -> String {
