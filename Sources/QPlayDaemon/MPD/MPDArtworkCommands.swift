@@ -22,6 +22,9 @@ enum MPDArtworkCommands {
 
     /// MPD's default `binarylimit`.
     static let defaultBinaryLimit = 8192
+    /// The largest `binarylimit` MPD 0.23 takes (its client's output limit, 8 MiB and
+    /// 16 KiB, less 4 KiB): measured against MPD, 8,400,897 is "Number too large".
+    static let maximumBinaryLimit = 8 * 1024 * 1024 + 16 * 1024 - 4096
 
     /// `albumart URI OFFSET`: the folder of URI is looked in whether or not the song is
     /// in the library, as by MPD.
@@ -102,10 +105,4 @@ enum MPDArtworkCommands {
         response.append(bytes)
         response.append([0x0A])
     }
-}
-
-extension MPDSessionSettings {
-    /// The most bytes one `albumart` or `readpicture` chunk carries. MPD's default: a
-    /// connection does not keep its client's `binarylimit` yet, which is checked only.
-    var binaryLimit: Int { MPDArtworkCommands.defaultBinaryLimit }
 }

@@ -15,9 +15,9 @@ enum MPDConnectionCommands {
             call.settings.authorized = true
         },
         MPDCommand("binarylimit", beforePassword: true, arguments: 1...1) { call in
-            // Checked only: albumart and readpicture send MPD's default chunks of 8192 bytes.
-            let limit = try MPDArgument.unsigned(call[0])
+            let limit = try MPDArgument.unsigned(call[0], max: MPDArtworkCommands.maximumBinaryLimit)
             guard limit >= 64 else { throw MPDError(.argument, "Value too small") }
+            call.settings.binaryLimit = limit
         },
         MPDCommand("commands", beforePassword: true) { call in
             for name in MPDCommandTable.sortedNames {

@@ -182,6 +182,8 @@ struct MPDSessionSettings: Sendable {
     var authorized: Bool
     /// The tags `tagtypes` left enabled; songs show only these.
     var tags: Set<MPDTag> = Set(MPDSongWriter.supportedTags)
+    /// The most bytes one `albumart` or `readpicture` chunk carries (`binarylimit`).
+    var binaryLimit = MPDArtworkCommands.defaultBinaryLimit
 
     init(password: String?) {
         self.password = password

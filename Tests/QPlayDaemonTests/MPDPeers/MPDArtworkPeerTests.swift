@@ -49,7 +49,8 @@ struct MPDArtworkPeerTests {
         return music
     }
 
-    /// The requests, each answered in full (MPD's default binarylimit of 8192).
+    /// The requests, each answered in full (MPD's default binarylimit of 8192 until the
+    /// script sets its own).
     static let script: [String] = [
         "albumart A/two.mp3 0", "albumart A/two.mp3 8192", "albumart A/two.mp3 12000",
         "albumart A/two.mp3 \(pictures.png.count)", "albumart A/two.mp3 \(pictures.png.count + 1)",
@@ -65,6 +66,12 @@ struct MPDArtworkPeerTests {
         "readpicture E/aac.m4a 0", "readpicture E/aac.m4a 8192", "albumart E/aac.m4a 0",
         "command_list_ok_begin\nreadpicture D/small.flac 0\nalbumart A/two.mp3 12000\nping\ncommand_list_end",
         "command_list_begin\nalbumart B/p.flac 0\nreadpicture A/two.mp3 99999\nping\ncommand_list_end",
+        // The connection's own chunk size, from here on (last, so the requests above keep
+        // MPD's default).
+        "binarylimit 63", "binarylimit x", "binarylimit -1", "binarylimit 8400897", "binarylimit 99999999999",
+        "binarylimit 100", "albumart A/two.mp3 0", "readpicture A/two.mp3 8950", "readpicture E/aac.m4a 100",
+        "binarylimit 100000", "albumart A/two.mp3 0", "readpicture A/two.mp3 0", "readpicture B/p.flac 0",
+        "binarylimit 8400896", "albumart A/two.mp3 1", "readpicture E/aac.m4a 0",
         "ping",
     ]
 
