@@ -155,6 +155,37 @@ struct MPDArtworkPeerTests {
     }
 }
 
+extension MPDArtworkPeerTests {
+    /// The real `mpc albumart` and `mpc readpicture` write the whole pictures (their
+    /// bytes' SHA-256, through a pipe: the output is binary).
+    @Test(arguments: MPDPeerKind.tested)
+    func mpcWritesThePictures(_ kind: MPDPeerKind) throws {
+        let music = try Self.library()
+        defer { music.remove() }
+        try withPeer(kind, music: music.path.string) { peer in
+            func hash(_ command: String) throws -> String {
+                let result = try runProcess(
+                    URL(fileURLWithPath: "/bin/sh"),
+                    ["-c", "mpc -h \(peer.host) -p \(peer.port) \(command) | sha256sum"], killAfter: 30)
+                return String(result.stdout.prefix(64))
+            }
+            func hash(_ bytes: [UInt8]) throws -> String {
+                String(
+                    try runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), [], stdin: Data(bytes), killAfter: 10)
+                        .stdout.prefix(64))
+            }
+            let p = Self.pictures
+            let (png, jpeg) = (try hash(p.png), try hash(p.jpeg))
+            let albumArt = try hash("albumart A/two.mp3")
+            let first = try hash("readpicture A/two.mp3")
+            let covr = try hash("readpicture E/aac.m4a")
+            #expect(albumArt == png, "\(kind): the folder's cover.png")
+            #expect(first == jpeg, "\(kind): the first embedded picture")
+            #expect(covr == png, "\(kind): the MP4's covr")
+        }
+    }
+}
+
 /// An MPD client that reads answers as bytes, `binary: N` payloads included (a line
 /// reader would split a picture at its newline bytes).
 final class MPDBinaryClient {
