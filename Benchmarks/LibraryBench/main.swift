@@ -35,8 +35,9 @@ func printJSON(_ object: [String: Any]) {
 
 func scan(music: String, database: String) async throws {
     let index = try LibraryIndex(databasePath: .init(database))
+    // Every format's files, as qplayd scans them (a library of MP3s only has no other).
     let scanner = LibraryScanner(
-        musicDirectory: .init(music), index: index, extensions: AudioFileFormat.mp3.fileExtensions)
+        musicDirectory: .init(music), index: index, extensions: AudioFileFormat.allFileExtensions)
     let clock = ContinuousClock()
     var start = clock.now
     let full = try await scanner.scan()
