@@ -2,8 +2,10 @@
 #include "budget_stream.h"
 #include "ogg_length.h"
 #include "adts_length.h"
+#include "lame_header.h"
 #include "mp4_alac.h"
 #include "picture_ranges.h"
+#include "shim_files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -35,20 +37,11 @@
 
 namespace {
 
-// TagLib describes every malformed frame on stderr; the scanner reports bad files itself.
-class SilentListener : public TagLib::DebugListener {
-public:
-    void printMessage(const TagLib::String &) override {}
-};
+using qplay::leading_tag_size;
+using qplay::read_lame_header;
+using qplay::open_kind;
+using qplay::silence_taglib;
 
-void silence_taglib() {
-    static SilentListener listener;
-    static bool installed = [] {
-        TagLib::setDebugListener(&listener);
-        return true;
-    }();
-    (void)installed;
-}
 
 char *copy_string(const TagLib::String &s) {
     if (s.isEmpty()) return nullptr;
@@ -119,65 +112,6 @@ int year_of(const TagLib::PropertyMap &map) {
     return (v > 0 && v < 10000) ? static_cast<int>(v) : 0;
 }
 
-unsigned long be32(const unsigned char *p) {
-    return (static_cast<unsigned long>(p[0]) << 24) | (static_cast<unsigned long>(p[1]) << 16) |
-           (static_cast<unsigned long>(p[2]) << 8) | static_cast<unsigned long>(p[3]);
-}
-
-// Reads the Xing/Info header and its LAME extension in the first MPEG frame. TagLib
-// exposes the frame count but not the encoder delay and padding, which give the exact
-// (gapless) length libmpg123 plays; the byte count tells a cut-short file.
-void read_lame_header(TagLib::MPEG::File *file, qp_tag_info *out) {
-    const long first = file->firstFrameOffset();
-    if (first < 0) return;
-    const long long length = file->length();
-    out->present_audio_bytes = length - first;
-    file->seek(first);
-    const TagLib::ByteVector block = file->readBlock(256);
-    if (block.size() < 4) return;
-    const unsigned char *h = reinterpret_cast<const unsigned char *>(block.data());
-    if (h[0] != 0xFF || (h[1] & 0xE0) != 0xE0) return;
-    const int version = (h[1] >> 3) & 3;  // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
-    const int layer = (h[1] >> 1) & 3;    // 3: layer I, 2: layer II, 1: layer III
-    const int mode = (h[3] >> 6) & 3;     // 3: mono
-    if (version == 1 || layer == 0) return;
-    const bool mpeg1 = version == 3;
-    long samples_per_frame = 1152;
-    if (layer == 3) samples_per_frame = 384;
-    else if (layer == 1 && !mpeg1) samples_per_frame = 576;
-    const unsigned side = mpeg1 ? (mode == 3 ? 17 : 32) : (mode == 3 ? 9 : 17);
-    unsigned pos = 4 + side;
-    if (block.size() < pos + 8) return;
-    const unsigned char *x = h + pos;
-    const bool xing = std::memcmp(x, "Xing", 4) == 0 || std::memcmp(x, "Info", 4) == 0;
-    if (!xing) return;
-    const unsigned long flags = be32(x + 4);
-    pos += 8;
-    long long frames = -1;
-    if (flags & 1) {
-        if (block.size() < pos + 4) return;
-        frames = be32(h + pos);
-        pos += 4;
-    }
-    if (flags & 2) {
-        if (block.size() < pos + 4) return;
-        out->promised_audio_bytes = be32(h + pos);
-        pos += 4;
-    }
-    if (flags & 4) pos += 100;  // seek table
-    if (flags & 8) pos += 4;    // quality
-    // LAME extension: 9 bytes of encoder name, then 12 more bytes, then delay/padding.
-    if (frames < 0 || block.size() < pos + 24) return;
-    const unsigned char *lame = h + pos;
-    if (std::memcmp(lame, "LAME", 4) != 0 && std::memcmp(lame, "Lavc", 4) != 0 &&
-        std::memcmp(lame, "Lavf", 4) != 0) return;
-    const unsigned char *dp = lame + 21;
-    const long delay = (dp[0] << 4) | (dp[1] >> 4);
-    const long padding = ((dp[1] & 0x0F) << 8) | dp[2];
-    const long long samples = frames * samples_per_frame - delay - padding;
-    if (samples > 0) out->exact_samples = samples;
-}
-
 // Vorbis and Opus: the exact length from the pages (see ogg_length.h); 0 when the pages
 // do not tell (a chained or damaged file keeps TagLib's length).
 long long ogg_samples(TagLib::Ogg::File *file, bool opus) {
@@ -244,17 +178,6 @@ void lossless_properties(TagLib::File *file, qp_tag_info *out) {
     }
 }
 
-// Where the audio starts after a leading ID3v2 tag (0 without one), as the decoders'
-// reader (BudgetedReader) finds it.
-off_t leading_tag_size(int fd) {
-    unsigned char header[10];
-    if (::pread(fd, header, 10, 0) != 10 || header[0] != 'I' || header[1] != 'D' || header[2] != '3' ||
-        header[3] == 0xFF || header[4] == 0xFF || ((header[6] | header[7] | header[8] | header[9]) & 0x80) != 0) {
-        return 0;
-    }
-    const off_t footer = (header[5] & 0x10) ? 10 : 0;
-    return 10 + ((off_t(header[6]) << 21) | (off_t(header[7]) << 14) | (off_t(header[8]) << 7) | header[9]) + footer;
-}
 
 // Whether the 256 KB after a leading ID3v2 tag are all zero bytes: no audio format
 // starts so, and TagLib would search a file of zeros (a sparse 2 GB one, say) to its
@@ -274,23 +197,6 @@ bool starts_with_zeros(int fd, off_t start) {
     return read_any;
 }
 
-// TagLib's parser for `kind`; nullptr for QP_KIND_NONE or a kind this shim does not know.
-TagLib::File *open_kind(qplay::BudgetStream *stream, qp_tag_kind kind) {
-    const auto style = TagLib::AudioProperties::Average;
-    switch (kind) {
-    case QP_KIND_MPEG: return new TagLib::MPEG::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
-    case QP_KIND_FLAC: return new TagLib::FLAC::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);
-    case QP_KIND_OGG_VORBIS: return new TagLib::Ogg::Vorbis::File(stream, true, style);
-    case QP_KIND_OGG_OPUS: return new TagLib::Ogg::Opus::File(stream, true, style);
-    case QP_KIND_MP4:
-        if (qplay::starts_as_mp4(stream)) return new TagLib::MP4::File(stream, true, style);
-        return new TagLib::MPEG::File(stream, TagLib::ID3v2::FrameFactory::instance(), true, style);  // ADTS
-    case QP_KIND_WAV: return new TagLib::RIFF::WAV::File(stream, true, style);
-    case QP_KIND_AIFF: return new TagLib::RIFF::AIFF::File(stream, true, style);
-    case QP_KIND_WAVPACK: return new TagLib::WavPack::File(stream, true, style);
-    default: return nullptr;
-    }
-}
 
 // Reads tags and properties through `stream`. A read past the budget throws out of TagLib
 // (an empty read would look like the end of the file to some of its loops and to none of
@@ -452,210 +358,4 @@ extern "C" void qp_tag_info_free(qp_tag_info *info) {
     std::free(info->album_artist);
     std::free(info->genre);
     info->title = info->artist = info->album = info->album_artist = info->genre = nullptr;
-}
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
-extern "C" int qp_malloc_trim(void) {
-#if defined(__GLIBC__)
-    return malloc_trim(0);
-#else
-    return 0;
-#endif
-}
-
-extern "C" int qp_malloc_set_mmap_threshold(int bytes) {
-#if defined(__GLIBC__)
-    return mallopt(M_MMAP_THRESHOLD, bytes);
-#else
-    (void)bytes;
-    return 0;
-#endif
-}
-
-// Embedded pictures, read on request (artwork), never during a scan: the scanner's
-// stream hands TagLib zeros where pictures lie (picture_ranges.h); this one reads them.
-
-#include <taglib/aifffile.h>
-#include <taglib/attachedpictureframe.h>
-#include <taglib/flacpicture.h>
-#include <taglib/id3v2tag.h>
-#include <taglib/mp4coverart.h>
-#include <taglib/mp4file.h>
-#include <taglib/mp4tag.h>
-#include <taglib/wavfile.h>
-#include <taglib/xiphcomment.h>
-
-namespace {
-
-struct PictureCandidate {
-    TagLib::ByteVector data;  // shared with TagLib's copy, not duplicated
-    std::string mime;
-    int type;
-};
-
-// Every APIC frame with image data, in the tag's order. A "-->" MIME type marks a link,
-// not a picture; MPD skips those too.
-void id3v2_pictures(TagLib::ID3v2::Tag *tag, std::vector<PictureCandidate> &into) {
-    if (!tag) return;
-    const TagLib::ID3v2::FrameList &frames = tag->frameListMap()["APIC"];
-    for (TagLib::ID3v2::Frame *frame : frames) {
-        auto *apic = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
-        if (!apic || apic->picture().isEmpty()) continue;
-        const std::string mime = apic->mimeType().to8Bit(true);
-        if (mime == "-->") continue;
-        into.push_back({apic->picture(), mime, static_cast<int>(apic->type())});
-    }
-}
-
-void flac_pictures(const TagLib::List<TagLib::FLAC::Picture *> &pictures, std::vector<PictureCandidate> &into) {
-    for (TagLib::FLAC::Picture *picture : pictures) {
-        if (!picture || picture->data().isEmpty()) continue;
-        into.push_back({picture->data(), picture->mimeType().to8Bit(true), static_cast<int>(picture->type())});
-    }
-}
-
-void mp4_pictures(TagLib::MP4::Tag *tag, std::vector<PictureCandidate> &into) {
-    if (!tag || !tag->contains("covr")) return;
-    const TagLib::MP4::CoverArtList covers = tag->item("covr").toCoverArtList();
-    for (const TagLib::MP4::CoverArt &cover : covers) {
-        if (cover.data().isEmpty()) continue;
-        const char *mime = "";
-        switch (cover.format()) {
-        case TagLib::MP4::CoverArt::JPEG: mime = "image/jpeg"; break;
-        case TagLib::MP4::CoverArt::PNG: mime = "image/png"; break;
-        case TagLib::MP4::CoverArt::BMP: mime = "image/bmp"; break;
-        case TagLib::MP4::CoverArt::GIF: mime = "image/gif"; break;
-        default: break;
-        }
-        into.push_back({cover.data(), mime, -1});
-    }
-}
-
-// The pictures of whichever TagLib type `file` is, in the file's order.
-std::vector<PictureCandidate> pictures_of(TagLib::File *file) {
-    std::vector<PictureCandidate> found;
-    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
-        id3v2_pictures(mpeg->ID3v2Tag(false), found);
-    } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
-        flac_pictures(flac->pictureList(), found);
-        if (found.empty() && flac->hasXiphComment()) flac_pictures(flac->xiphComment()->pictureList(), found);
-    } else if (auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) {
-        if (vorbis->tag()) flac_pictures(vorbis->tag()->pictureList(), found);
-    } else if (auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file)) {
-        if (opus->tag()) flac_pictures(opus->tag()->pictureList(), found);
-    } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
-        mp4_pictures(mp4->tag(), found);
-    } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
-        if (wav->hasID3v2Tag()) id3v2_pictures(wav->ID3v2Tag(), found);
-    } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
-        if (aiff->hasID3v2Tag()) id3v2_pictures(aiff->tag(), found);
-    }
-    return found;
-}
-
-char *copy_text(const std::string &text) {
-    if (text.empty()) return nullptr;
-    char *out = static_cast<char *>(std::malloc(text.size() + 1));
-    if (out) std::memcpy(out, text.c_str(), text.size() + 1);
-    return out;
-}
-
-qp_picture_status read_picture_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_picture_choice choice,
-                                      long long max_size, qp_picture *out) {
-    try {
-        std::unique_ptr<TagLib::File> owned;
-        TagLib::FileRef detected;
-        TagLib::File *file = nullptr;
-        if (kind != QP_KIND_DETECTED) {
-            owned.reset(open_kind(stream, kind));
-            file = owned.get();
-        }
-        if (!file) {
-            // A kind without a parser of its own here: TagLib finds the type itself.
-            detected = TagLib::FileRef(stream, false);
-            file = detected.file();
-        }
-        if (!file || !file->isValid()) return QP_PICTURE_INVALID;
-        const std::vector<PictureCandidate> found = pictures_of(file);
-        if (found.empty()) return QP_PICTURE_NONE;
-        const PictureCandidate *chosen = &found.front();
-        if (choice == QP_PICTURE_FRONT_COVER) {
-            for (const PictureCandidate &candidate : found) {
-                if (candidate.type == 3) {
-                    chosen = &candidate;
-                    break;
-                }
-            }
-        }
-        const long long size = static_cast<long long>(chosen->data.size());
-        if (max_size > 0 && size > max_size) {
-            out->size = size;  // told, not copied
-            return QP_PICTURE_TOO_LARGE;
-        }
-        out->data = static_cast<unsigned char *>(std::malloc(static_cast<size_t>(size)));
-        if (!out->data) return QP_PICTURE_FAILED;
-        std::memcpy(out->data, chosen->data.data(), static_cast<size_t>(size));
-        out->size = size;
-        out->mime = copy_text(chosen->mime);
-        out->type = chosen->type;
-        return QP_PICTURE_OK;
-    } catch (const qplay::BudgetExceeded &) {
-        qp_picture_free(out);
-        return QP_PICTURE_BUDGET;
-    } catch (...) {
-        qp_picture_free(out);
-        return QP_PICTURE_FAILED;
-    }
-}
-
-}  // namespace
-
-extern "C" qp_picture_status qp_picture_read(const char *path, const qp_tag_budget *budget, int head_capacity,
-                                             qp_tag_chooser choose, void *context, qp_picture_choice choice,
-                                             long long max_size, qp_picture *out, int *err_no) {
-    std::memset(out, 0, sizeof(*out));
-    out->type = -1;
-    silence_taglib();
-    if (err_no) *err_no = 0;
-    // Opened as qp_tag_read opens files: read-only, non-blocking, regular files only.
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (err_no) *err_no = errno;
-        return QP_PICTURE_UNREADABLE;
-    }
-    struct stat info;
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        ::close(fd);
-        return QP_PICTURE_INVALID;
-    }
-    const off_t audio_start = leading_tag_size(fd);
-    std::vector<unsigned char> head(static_cast<size_t>(std::max(0, head_capacity)));
-    const ssize_t got = head.empty() ? 0 : ::pread(fd, head.data(), head.size(), audio_start);
-    const qp_tag_kind kind = choose(head.data(), got > 0 ? static_cast<int>(got) : 0, context);
-    if (kind == QP_KIND_NONE) {
-        ::close(fd);
-        return QP_PICTURE_INVALID;
-    }
-    std::FILE *file = ::fdopen(fd, "rb");
-    if (!file) {
-        if (err_no) *err_no = errno;
-        ::close(fd);
-        return QP_PICTURE_UNREADABLE;
-    }
-    const qp_tag_budget unlimited = {0, 0};
-    qplay::BudgetStream stream(kind == QP_KIND_DETECTED ? std::string() : std::string(path), file,
-                               static_cast<long>(info.st_size), budget ? *budget : unlimited);
-    return read_picture_stream(&stream, kind, choice, max_size, out);
-}
-
-extern "C" void qp_picture_free(qp_picture *picture) {
-    if (!picture) return;
-    std::free(picture->data);
-    std::free(picture->mime);
-    picture->data = nullptr;
-    picture->mime = nullptr;
-    picture->size = 0;
 }
