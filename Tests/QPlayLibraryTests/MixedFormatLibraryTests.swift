@@ -78,7 +78,12 @@ struct MixedFormatLibraryTests {
 extension GeneratedLibrary {
     /// Every row of the format table: gen-library's tools for all of them.
     static var canGenerateEveryFormat: Bool {
-        ["python3", "lame", "flac", "oggenc", "opusenc", "ffmpeg", "wavpack"].allSatisfy { tool in
+        toolsInstalled(["python3", "lame", "flac", "oggenc", "opusenc", "ffmpeg", "wavpack"])
+    }
+
+    /// Whether every one of these programs is on the PATH.
+    static func toolsInstalled(_ tools: [String]) -> Bool {
+        tools.allSatisfy { tool in
             (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
                 .contains { access("\($0)/\(tool)", X_OK) == 0 }
         }
