@@ -19,11 +19,17 @@ public struct EngineOutput: Sendable, Equatable {
     public var events: [EngineEvent]
     /// Resume points taken or forgotten, in order, for the daemon to persist.
     public var resumePoints: [ResumePointChange]
+    /// Plays and skips counted, in order, for the daemon to write (`ListeningTally`).
+    public var listens: [ListenCount]
 
-    public init(audio: [AudioCommand] = [], events: [EngineEvent] = [], resumePoints: [ResumePointChange] = []) {
+    public init(
+        audio: [AudioCommand] = [], events: [EngineEvent] = [], resumePoints: [ResumePointChange] = [],
+        listens: [ListenCount] = []
+    ) {
         self.audio = audio
         self.events = events
         self.resumePoints = resumePoints
+        self.listens = listens
     }
 
     mutating func emit(_ command: AudioCommand) {
@@ -39,11 +45,16 @@ public struct EngineOutput: Sendable, Equatable {
         resumePoints.append(change)
     }
 
+    mutating func record(_ count: ListenCount) {
+        listens.append(count)
+    }
+
     /// What a later call asked for, after this one's: for a frontend command made of
     /// several engine calls (repeat then shuffle; clear then stop), carried out as one.
     public mutating func append(_ later: EngineOutput) {
         audio += later.audio
         resumePoints += later.resumePoints
+        listens += later.listens
         for event in later.events { notify(event) }
     }
 }

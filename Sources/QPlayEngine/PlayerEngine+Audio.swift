@@ -38,6 +38,7 @@ extension PlayerEngine {
             lastKnownPosition = 0
             commit(successor.change, into: &output)
             currentToken = token
+            if let entry = current { beginVisit(of: entry.track, at: 0) }
             started(&output)
             pending = nil
             // After a replacement the audio side may hold a stale successor: resend.

@@ -71,7 +71,7 @@ extension PlayerEngine {
         output.notify(.queue)
         if let before {
             cancelScan(into: &output)
-            perform(plan(.removedPlaying(removed.id, collectionBefore: before)), into: &output)
+            perform(plan(.removedPlaying(removed.id, collectionBefore: before)), skipping: true, into: &output)
         } else {
             announceSuccessor(into: &output)
         }
@@ -105,7 +105,7 @@ extension PlayerEngine {
         cancelScan(into: &output)
         let wasStopped = state == .stopped
         state = .playing
-        perform(plan(.jump(id)), leavesCurrent: !wasStopped, into: &output)
+        perform(plan(.jump(id)), leavesCurrent: !wasStopped, skipping: true, into: &output)
         return output
     }
 

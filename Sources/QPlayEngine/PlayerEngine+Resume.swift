@@ -42,6 +42,7 @@ extension PlayerEngine {
 
     /// The current track played to its end: it starts from 0 the next time.
     mutating func currentEnded(into output: inout EngineOutput) {
+        visitReachedEnd(into: &output)
         guard let track = current?.track, remembersPosition(track) else { return }
         setResumePoint(track.id, to: nil, into: &output)
     }

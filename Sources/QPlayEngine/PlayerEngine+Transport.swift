@@ -51,6 +51,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard state != .stopped else { return output }
         cancelScan(into: &output)
+        leaveVisit(at: position, skipping: false, into: &output)
         leaveCurrent(at: position, into: &output)
         state = .stopped
         pending = nil
@@ -68,7 +69,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard current != nil else { return output }
         cancelScan(into: &output)
-        perform(plan(.skipForward), into: &output)
+        perform(plan(.skipForward), skipping: true, into: &output)
         return output
     }
 
@@ -104,6 +105,7 @@ extension PlayerEngine {
     /// request rather than a seek, so that a tap never produces a seek command. From 0
     /// also for a track with a resume point: restarting is asking for the beginning.
     private mutating func restart(_ entry: QueueEntry, into output: inout EngineOutput) {
+        leaveVisit(at: lastKnownPosition, skipping: false, into: &output)
         lastKnownPosition = 0
         load(entry, from: 0, into: &output)
         output.notify(.player)
@@ -116,6 +118,7 @@ extension PlayerEngine {
         let clamped = clampedPosition(target)
         lastKnownPosition = clamped
         var output = EngineOutput()
+        seekVisit(from: position, to: clamped, into: &output)
         output.emit(.seek(clamped))
         output.notify(.player)
         return output

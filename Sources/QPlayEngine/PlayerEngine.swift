@@ -51,6 +51,9 @@ public struct PlayerEngine: Sendable {
     /// Where long tracks were left, by track (`PlayerEngine+Resume`); the daemon keeps
     /// them in its database and restores them.
     public internal(set) var resumePoints: [TrackID: Double] = [:]
+    /// What the loaded request has been heard (`PlayerEngine+Listening`), for its play
+    /// and skip counts; nil when nothing is loaded.
+    var listening: ListeningTally?
 
     /// The last position any call reported; what `persistentState` saves.
     var lastKnownPosition: Double = 0
@@ -251,6 +254,7 @@ public struct PlayerEngine: Sendable {
         currentToken = request.token
         let start = position ?? resumeStart(for: entry.track)
         lastKnownPosition = start
+        beginVisit(of: entry.track, at: start)
         output.emit(.play(request, from: start, paused: state == .paused))
         pending = nil
         announced = [:]
@@ -288,10 +292,16 @@ public struct PlayerEngine: Sendable {
     /// (playing or paused; stopped stays stopped with the new entry as now-playing).
     /// `leavesCurrent` is false when the caller has just set a stopped player playing:
     /// the stopped track's point was taken when it stopped, and leaving it again at the
-    /// stopped position (0) would forget it.
-    mutating func perform(_ change: TrackChange, leavesCurrent: Bool = true, into output: inout EngineOutput) {
+    /// stopped position (0) would forget it. `skipping`: the change is a next, a
+    /// next-tap, a jump or the removal of the playing entry, which count skips.
+    mutating func perform(
+        _ change: TrackChange, leavesCurrent: Bool = true, skipping: Bool = false, into output: inout EngineOutput
+    ) {
         let wasLoaded = isLoaded
-        if leavesCurrent { leaveCurrent(at: lastKnownPosition, into: &output) }
+        if leavesCurrent {
+            leaveVisit(at: lastKnownPosition, skipping: skipping, into: &output)
+            leaveCurrent(at: lastKnownPosition, into: &output)
+        }
         commit(change, into: &output)
         if let entry = change.entry {
             if state != .stopped { load(entry, into: &output) }
@@ -306,6 +316,7 @@ public struct PlayerEngine: Sendable {
         state = .stopped
         current = nil
         pending = nil
+        listening = nil
         if stopAudio { output.emit(.stop) }
         // Nothing left to put to sleep.
         endSleepFade(into: &output)

@@ -8,7 +8,12 @@ import Testing
         var h = Harness()
         try h.add(tracks("A", "B", "C"))
         let output = h.engine.audioStarted(token: 2, now: h.clock.now)
-        #expect(output == EngineOutput(audio: [.setNext(h.request(3, 2))], events: [.player]))
+        // A played to its end: a play of it.
+        #expect(
+            output
+                == EngineOutput(
+                    audio: [.setNext(h.request(3, 2))], events: [.player],
+                    listens: [ListenCount(track: track("A").id, kind: .play)]))
         #expect(h.nowPlaying == "B")
         // the late confirmation of the play that B replaced changes nothing
         #expect(h.engine.audioStarted(token: 1, now: h.clock.now) == EngineOutput())
@@ -43,7 +48,11 @@ import Testing
         var h = Harness()
         try h.add(tracks("A", "B"))
         let output = h.engine.audioFinished(token: 1, now: h.clock.now)
-        #expect(output == EngineOutput(audio: [.play(h.request(3, 1), from: 0, paused: false), .setNext(nil)], events: [.player]))
+        #expect(
+            output
+                == EngineOutput(
+                    audio: [.play(h.request(3, 1), from: 0, paused: false), .setNext(nil)], events: [.player],
+                    listens: [ListenCount(track: track("A").id, kind: .play)]))
     }
 
     @Test func aFailedEntryIsSkippedAndReported() throws {
