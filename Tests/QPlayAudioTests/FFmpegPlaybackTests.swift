@@ -71,6 +71,47 @@ import Testing
         #expect(abs(hz - 440) < 440 * 0.005, "across the join: \(hz) Hz")
     }
 
+    /// Every format FFmpeg decodes, through the player into ALSA: its tone at its pitch
+    /// and exactly its length (ADTS, which states no length, in whole AAC frames).
+    @Test(arguments: FFmpegKind.allCases)
+    func everyFormatPlaysAtItsPitchAndLength(kind: FFmpegKind) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let length = 2 * Self.rate + 333
+        let pcm = try GeneratedAudio.pcm(
+            in: dir, seconds: Double(length) / Double(Self.rate), synth: ["sine", "587"], bits: kind.testDepths[0])
+        #expect(pcm.frames == length)
+        let path = try GeneratedAudio.encode(pcm, as: kind, to: "tone.\(kind.fileExtension)", in: dir)
+        // By sample format: float WAV reaches the device at 24 bits.
+        let capture = try ALSACapture(in: dir, bySampleFormat: true)
+        let harness = PlayerHarness(capture: capture, pacing: .never)
+        harness.player.play(PlaybackItem(token: 1, path: path))
+        try await harness.waitFor(.finished(token: 1))
+        await harness.shutdown()
+
+        let captured = try Self.sixteenBit(capture)
+        if kind == .adts {
+            #expect(captured.count / 2 >= length && captured.count / 2 <= length + 3 * 1024, "\(captured.count / 2) frames")
+        } else {
+            #expect(captured.count == length * 2, "\(captured.count / 2) frames, made \(length)")
+        }
+        let hz = ToneAnalysis.frequency(
+            of: frames(captured, (Self.rate / 2)..<(3 * Self.rate / 2), channels: 2), channels: 2, sampleRate: Self.rate)
+        #expect(abs(hz - 587) < 587 * 0.005, "\(kind) at \(hz) Hz")
+        #expect(harness.events == [.started(token: 1), .finished(token: 1)])
+    }
+
+    /// What a capture by sample format holds, as 16-bit samples (the top 16 bits of wider ones).
+    static func sixteenBit(_ capture: ALSACapture) throws -> [Int16] {
+        if let words = try capture.words(sampleFormat: "S16_LE") {
+            // Two samples a word.
+            return words.flatMap { [Int16(truncatingIfNeeded: $0), Int16(truncatingIfNeeded: $0 >> 16)] }
+        }
+        if let words = try capture.words(sampleFormat: "S32_LE") { return words.map { Int16(truncatingIfNeeded: $0 >> 16) } }
+        let words = try #require(try capture.words(sampleFormat: "S24_LE"), "a capture in S16_LE, S32_LE or S24_LE")
+        return words.map { Int16(truncatingIfNeeded: (($0 << 8) >> 8) >> 8) }
+    }
+
     @Test func twentyFourBitALACReachesALSAWithEveryBitIntact() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
