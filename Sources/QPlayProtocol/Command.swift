@@ -71,6 +71,8 @@ public enum Command: Sendable, Hashable {
     case art(track: Int64?, offset: Int)
     /// Seeks to a chapter of the playing track.
     case chapter(ChapterTarget)
+    /// Rates a track (the playing one when nil) 0–5 stars; 0 clears the rating.
+    case rate(track: Int64?, stars: Int)
 
     /// The `cmd` string.
     public var name: String {
@@ -108,6 +110,7 @@ public enum Command: Sendable, Hashable {
         case .bookmarkRemove: "bookmark_remove"
         case .art: "art"
         case .chapter: "chapter"
+        case .rate: "rate"
         }
     }
 
@@ -118,7 +121,7 @@ public enum Command: Sendable, Hashable {
         "volume", "mode", "update", "subscribe",
         "sleep", "alarm_add", "alarm_list", "alarm_remove",
         "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
-        "art", "chapter",
+        "art", "chapter", "rate",
     ]
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
@@ -190,6 +193,10 @@ public enum Command: Sendable, Hashable {
             return ["index": .integer(Int64(index))]
         case .chapter(.step(let step)):
             return ["step": .integer(Int64(step))]
+        case .rate(let track, let stars):
+            var args: [String: JSONValue] = ["stars": .integer(Int64(stars))]
+            if let track { args["track"] = .integer(track) }
+            return args
         }
     }
 }

@@ -170,6 +170,12 @@ extension Command {
             let step = try reader.integer("step")!
             guard step == 1 || step == -1 else { throw .badRequest("chapter: `step` must be 1 or -1, got \(step)") }
             return .chapter(.step(Int(step)))
+        case "rate":
+            try reader.allowOnly(["track", "stars"])
+            guard let stars = try reader.integer("stars", in: 0...5) else {
+                throw .badRequest("rate: needs `stars`: 0 to 5 (0 clears the rating)")
+            }
+            return .rate(track: try reader.integer("track"), stars: Int(stars))
         case "alarm_add":
             return .alarmAdd(try AlarmRequest.parse(reader))
         case "alarm_list":

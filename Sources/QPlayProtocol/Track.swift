@@ -22,12 +22,22 @@ public struct Track: Sendable, Hashable, Codable {
     public var bits: Int?
     /// Whether the track has a picture (`art`), once the daemon looked; null before.
     public var art: Bool?
+    /// Times heard to the play rule, and skipped (docs/BEHAVIOUR.md, Play counts and ratings).
+    public var plays: Int?
+    public var skips: Int?
+    /// When it last counted as a play: ISO 8601 local time with offset; null never.
+    public var lastPlayed: String?
+    /// 0–5 stars, 0 unrated.
+    public var rating: Int?
+    /// When the library first saw the file: ISO 8601 local time with offset.
+    public var added: String?
 
     public init(
         id: Int64, path: String, title: String, artist: String? = nil, album: String? = nil,
         albumArtist: String? = nil, track: Int? = nil, disc: Int? = nil, year: Int? = nil,
         genre: String? = nil, duration: Double? = nil, format: String? = nil, sampleRate: Int? = nil,
-        channels: Int? = nil, bits: Int? = nil, art: Bool? = nil
+        channels: Int? = nil, bits: Int? = nil, art: Bool? = nil, plays: Int? = nil, skips: Int? = nil,
+        lastPlayed: String? = nil, rating: Int? = nil, added: String? = nil
     ) {
         self.id = id
         self.path = path
@@ -45,11 +55,17 @@ public struct Track: Sendable, Hashable, Codable {
         self.channels = channels
         self.bits = bits
         self.art = art
+        self.plays = plays
+        self.skips = skips
+        self.lastPlayed = lastPlayed
+        self.rating = rating
+        self.added = added
     }
 
     enum CodingKeys: String, CodingKey {
         case id, path, title, artist, album, albumArtist = "album_artist", track, disc, year, genre
         case duration, format, sampleRate = "sample_rate", channels, bits, art
+        case plays, skips, lastPlayed = "last_played", rating, added
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,6 +86,11 @@ public struct Track: Sendable, Hashable, Codable {
         try container.encode(channels, forKey: .channels)
         try container.encode(bits, forKey: .bits)
         try container.encode(art, forKey: .art)
+        try container.encode(plays, forKey: .plays)
+        try container.encode(skips, forKey: .skips)
+        try container.encode(lastPlayed, forKey: .lastPlayed)
+        try container.encode(rating, forKey: .rating)
+        try container.encode(added, forKey: .added)
     }
 }
 

@@ -125,12 +125,18 @@ extension Track: WireDecodable {
             let sampleRate = object.optional("sample_rate", WireObject.int),
             let channels = object.optional("channels", WireObject.int),
             let bits = object.optional("bits", WireObject.int),
-            let art = object.optional("art", WireObject.bool)
+            let art = object.optional("art", WireObject.bool),
+            let plays = object.optional("plays", WireObject.int),
+            let skips = object.optional("skips", WireObject.int),
+            let lastPlayed = object.optional("last_played", WireObject.string),
+            let rating = object.optional("rating", WireObject.int),
+            let added = object.optional("added", WireObject.string)
         else { return nil }
         self.init(
             id: id, path: path, title: title, artist: artist, album: album, albumArtist: albumArtist,
             track: track, disc: disc, year: year, genre: genre, duration: duration, format: format,
-            sampleRate: sampleRate, channels: channels, bits: bits, art: art)
+            sampleRate: sampleRate, channels: channels, bits: bits, art: art, plays: plays, skips: skips,
+            lastPlayed: lastPlayed, rating: rating, added: added)
     }
 }
 

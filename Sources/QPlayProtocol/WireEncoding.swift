@@ -5,6 +5,7 @@
 extension Track: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
+        output.key("added"); output.string(added); output.comma()
         output.key("album"); output.string(album); output.comma()
         output.key("album_artist"); output.string(albumArtist); output.comma()
         output.key("art"); if let art { output.bool(art) } else { output.raw("null") }; output.comma()
@@ -16,8 +17,12 @@ extension Track: WireEncodable {
         output.key("format"); output.string(format); output.comma()
         output.key("genre"); output.string(genre); output.comma()
         output.key("id"); output.integer(id); output.comma()
+        output.key("last_played"); output.string(lastPlayed); output.comma()
         output.key("path"); output.string(path); output.comma()
+        output.key("plays"); output.integer(plays); output.comma()
+        output.key("rating"); output.integer(rating); output.comma()
         output.key("sample_rate"); output.integer(sampleRate); output.comma()
+        output.key("skips"); output.integer(skips); output.comma()
         output.key("title"); output.string(title); output.comma()
         output.key("track"); output.integer(track); output.comma()
         output.key("year"); output.integer(year)

@@ -35,6 +35,8 @@ struct QPlay: ParsableCommand {
             ArtCommand.self,
             // Audiobooks
             ChapterCommand.self, Chapters.self,
+            // Play counts and ratings
+            RateCommand.self,
         ])
 
     static func main() {

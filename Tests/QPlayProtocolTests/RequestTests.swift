@@ -36,6 +36,7 @@ struct RequestTests {
         .bookmarkList(track: 7), .bookmarkList(track: nil, start: 2000, count: 10), .bookmarkJump(3), .bookmarkRemove(4),
         .art(track: nil, offset: 0), .art(track: 12, offset: 1 << 20),
         .chapter(.index(0)), .chapter(.index(41)), .chapter(.step(1)), .chapter(.step(-1)),
+        .rate(track: nil, stars: 4), .rate(track: 42, stars: 0),
     ]
 
     @Test(arguments: everyCommand)

@@ -30,7 +30,7 @@ struct WireTypeTests {
     @Test func trackHasEveryKeyWithNullsForAbsentValues() throws {
         #expect(
             text(sampleTrack)
-                == #"{"album":"Live","album_artist":null,"art":null,"artist":"Beyoncé","bits":null,"channels":2,"disc":null,"duration":183.457,"format":"mp3","genre":null,"id":42,"path":"Artist/Album/01 Song.mp3","sample_rate":44100,"title":"Song","track":1,"year":2003}"#
+                == #"{"added":null,"album":"Live","album_artist":null,"art":null,"artist":"Beyoncé","bits":null,"channels":2,"disc":null,"duration":183.457,"format":"mp3","genre":null,"id":42,"last_played":null,"path":"Artist/Album/01 Song.mp3","plays":null,"rating":null,"sample_rate":44100,"skips":null,"title":"Song","track":1,"year":2003}"#
         )
     }
 

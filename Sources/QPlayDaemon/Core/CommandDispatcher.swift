@@ -16,6 +16,8 @@ struct CommandDispatcher: RequestHandler {
     var meter: LevelMeterService? = nil
     /// nil where no state database is open (tests of the dispatcher alone).
     var bookmarks: BookmarkService? = nil
+    /// nil where no state database is open (tests of the dispatcher alone).
+    var statistics: PlayStatistics? = nil
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -182,6 +184,10 @@ struct CommandDispatcher: RequestHandler {
             return .empty
         case .art(let track, let offset):
             return .success(try await art(track: track, offset: offset))
+        case .rate(let track, let stars):
+            guard let statistics else { throw ProtocolError.unavailable("ratings need the state database") }
+            try await statistics.rate(track: track, stars: stars, player: player)
+            return .empty
         }
     }
 

@@ -109,6 +109,9 @@ public enum Daemon {
             store: store, player: player, index: index, events: events, log: log,
             clockOffset: configuration.wallClockOffset)
         let meter = LevelMeterService(audio: audio, events: events)
+        let statistics = PlayStatistics(store: store, index: index, log: log)
+        statistics.start()
+        events.subscribe(statistics)
         let outputBudget = OutputBudget(limit: outputBudgetLimit(log: log), logger: log)
         let unwritable = unwritableTimeout(log: log)
         let server = SocketServer(
@@ -117,7 +120,7 @@ public enum Daemon {
                 maxConnections: connectionCap, connectionTimeout: configuration.connectionTimeout),
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
-                bookmarks: BookmarkService(store: store, player: player, index: index)),
+                bookmarks: BookmarkService(store: store, player: player, index: index), statistics: statistics),
             logger: log, eventLoopGroup: frontLoop, outputBudget: outputBudget,
             levelListeners: { meter.listenersChanged(to: $0) })
         var frontends: [any Frontend] = [server]

@@ -80,6 +80,7 @@ actor PlayerService {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
                     await self?.savePosition()
+                    await self?.reportHeard()
                 }
             })
     }
@@ -183,6 +184,7 @@ actor PlayerService {
             send(command)
         }
         saveResumePoints(output.resumePoints)
+        saveListens(output.listens)
         // Saved before anyone hears of it: an event or an answer tells of a saved change.
         if !output.audio.isEmpty || !output.events.isEmpty {
             saveNow()

@@ -11,7 +11,8 @@ import SystemPackage
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
 /// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
 /// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), `bookmark` and
-/// `resume_point` (by track id), and
+/// `resume_point` (by track id), `track_figures` (plays, skips, rating, first seen; by
+/// track id), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -82,7 +83,7 @@ final class StateDatabase: Sendable {
         }
     }
 
-    /// Versioned schema; add `v4`… below, never edit a shipped migration.
+    /// Versioned schema; add `v7`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -170,6 +171,22 @@ final class StateDatabase: Sendable {
                         track INTEGER PRIMARY KEY,
                         position REAL NOT NULL,
                         saved_at REAL NOT NULL
+                    );
+                    """)
+        }
+        migrator.registerMigration("v6") { db in
+            // Play counts, ratings and when each track was first seen, by library track
+            // id (`StateStore+TrackFigures`). Times in Unix seconds; `last_played` NULL:
+            // never played.
+            try db.execute(
+                sql: """
+                    CREATE TABLE track_figures (
+                        track INTEGER PRIMARY KEY,
+                        plays INTEGER NOT NULL DEFAULT 0,
+                        skips INTEGER NOT NULL DEFAULT 0,
+                        last_played REAL,
+                        rating INTEGER NOT NULL DEFAULT 0,
+                        added REAL
                     );
                     """)
         }

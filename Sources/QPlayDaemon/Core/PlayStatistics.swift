@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import QPlayLibrary
+import QPlayModel
+import QPlayProtocol
+
+/// Ratings, and when each track was first seen: after start-up and after every scan
+/// that changed the library, the tracks the state database has no figures for yet are
+/// recorded as added then (library ids are never reused, so these are the ids above the
+/// highest recorded). Plays and skips are written by `PlayerService` as the engine
+/// counts them.
+struct PlayStatistics: CoreEventSubscriber {
+    let store: StateStore
+    let index: LibraryIndex
+    let log: Logger
+
+    /// Reads the stored figures into `TrackFigureTable` and records the tracks new since.
+    func start() {
+        do {
+            TrackFigureTable.shared.replace(with: try store.trackFigures())
+        } catch {
+            log.error("could not read the play counts and ratings: \(error)")
+        }
+        recordNewTracks()
+    }
+
+    func receive(_ event: CoreEvent) {
+        guard case .scan(let progress) = event, progress.done, progress.libraryChanged else { return }
+        Task { recordNewTracks() }
+    }
+
+    func recordNewTracks() {
+        do {
+            let tracks = try index.trackIDs(above: try store.highestTrackWithFigures() ?? 0)
+            guard !tracks.isEmpty else { return }
+            let now = Date().timeIntervalSince1970
+            try store.recordAdded(tracks: tracks, at: now)
+            TrackFigureTable.shared.recordAdded(tracks, at: now)
+        } catch {
+            log.error("could not record when new tracks were added: \(error)")
+        }
+    }
+
+    /// Rates `track` (the playing one when nil) 0–5 stars; 0 clears the rating.
+    func rate(track: Int64?, stars: Int, player: PlayerService) async throws {
+        let id: Int64
+        if let track {
+            guard try index.track(id: track) != nil else { throw ProtocolError.notFound("no track with id \(track)") }
+            id = track
+        } else {
+            guard let playing = await player.snapshot().status.track else {
+                throw ProtocolError.badRequest("rate: nothing is playing or paused; give `track`")
+            }
+            id = playing.id
+        }
+        do {
+            TrackFigureTable.shared.set(
+                id, to: try store.setRating(track: id, stars: stars, at: Date().timeIntervalSince1970))
+        } catch where DatabaseFiles.isStorageFailure(error) {
+            throw ProtocolError.unavailable(
+                "cannot write the state database \(store.path): \(DatabaseFiles.reason(error))")
+        }
+    }
+}
