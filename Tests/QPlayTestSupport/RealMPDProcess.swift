@@ -17,10 +17,16 @@ public final class RealMPDProcess: @unchecked Sendable {
     public let logPath: String
     /// A Unix socket MPD listens on besides its TCP port, when asked for.
     public let socketPath: String?
+    /// MPD's `playlist_directory`, when it has one (without, its stored-playlist commands are disabled).
+    public let playlistDirectory: String?
     private var process: SpawnedProcess?
 
-    public init(music: String, unixSocket: Bool = false, directory: TemporaryDirectory = TemporaryDirectory("mpd")) throws {
+    public init(
+        music: String, unixSocket: Bool = false, playlistDirectory: String? = nil,
+        directory: TemporaryDirectory = TemporaryDirectory("mpd")
+    ) throws {
         self.directory = directory
+        self.playlistDirectory = playlistDirectory
         musicDirectory = music
         port = try FreeTCPPort.probe()
         logPath = directory.appending("mpd.log").string
@@ -41,6 +47,7 @@ public final class RealMPDProcess: @unchecked Sendable {
             log_file "\(logPath)"
             bind_to_address "127.0.0.1"
             \(socketPath.map { "bind_to_address \"\($0)\"" } ?? "")
+            \(playlistDirectory.map { "playlist_directory \"\($0)\"" } ?? "")
             port "\(port)"
             auto_update "no"
             zeroconf_enabled "no"

@@ -34,6 +34,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var resumeMinDuration: Double?
     var mpris: Bool?
     var notify: Bool?
+    var playlistDirectory: FilePath?
 
     init(path: FilePath) {
         self.path = path
@@ -102,6 +103,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
             case .mpris: file.mpris = try reader.boolean()
             case .notify: file.notify = try reader.boolean()
+            case .playlistDirectory: file.playlistDirectory = try reader.path(relativeTo: folder, home: home)
             }
         }
         return file

@@ -30,6 +30,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     // Frontends.
     case mpris
     case notify
+    // Stored playlists.
+    case playlistDirectory = "playlist_directory"
 
     /// One line for docs and `--help`: type, default and meaning.
     public var summary: String {
@@ -86,6 +88,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "boolean; default true. Serve MPRIS (media keys, playerctl, desktop widgets) on the D-Bus session bus when DBUS_SESSION_BUS_ADDRESS is set. --no-mpris turns it off."
         case .notify:
             "boolean; default false. Show a desktop notification (org.freedesktop.Notifications on the D-Bus session bus) with title, artist, album and cover when a track begins by itself, not by a key the user pressed."
+        case .playlistDirectory:
+            "path; default playlists in data_dir (which follows --data-dir). The stored playlists, NAME.m3u files of paths relative to the music directory, as MPD keeps them: an MPD playlist_directory can be shared."
         }
     }
 }

@@ -98,6 +98,7 @@ extension DaemonConfiguration {
             configuration.logLevel = file.logLevel ?? Defaults.logLevel
             configuration.sleepFade = file.sleepFade ?? Defaults.sleepFade
             configuration.resumeMinDuration = file.resumeMinDuration ?? Defaults.resumeMinDuration
+            configuration.playlistDirectorySetting = file.playlistDirectory
             configuration.replayGain = ReplayGainSettings(
                 mode: file.replayGainMode ?? Defaults.replayGain.mode,
                 preamp: file.replayGainPreamp ?? Defaults.replayGain.preamp)

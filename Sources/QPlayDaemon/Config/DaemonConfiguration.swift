@@ -63,6 +63,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mpris: Bool = Defaults.mpris
     /// Whether track changes are shown as desktop notifications.
     public var notify: Bool = Defaults.notify
+    /// The stored playlists' folder (`playlist_directory`); nil: `playlists` in the data directory.
+    public var playlistDirectorySetting: FilePath?
     /// The config file that was read, or nil when there was none.
     public var configFile: FilePath?
     /// True when the socket is at its default XDG place, whose folder belongs to qplay
@@ -136,4 +138,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     /// The player state database (queue, current entry, position, options).
     public var stateDatabasePath: FilePath { dataDirectory.appending("state.sqlite") }
+
+    /// The stored playlists' folder.
+    public var playlistDirectory: FilePath { playlistDirectorySetting ?? dataDirectory.appending("playlists") }
 }

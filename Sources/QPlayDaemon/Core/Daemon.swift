@@ -132,7 +132,9 @@ public enum Daemon {
                         unwritableTimeout: unwritable, maxConnections: connectionCap,
                         connectionTimeout: configuration.connectionTimeout),
                     commands: MPDCommandContext(
-                        player: player, library: library, startedAt: startedAt, activity: MPDActivity()),
+                        player: player, library: library, startedAt: startedAt, activity: MPDActivity(),
+                        playlists: PlaylistStore(
+                            folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory)),
                     logger: log, outputBudget: outputBudget))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {

@@ -10,6 +10,8 @@ struct MPDCommandContext: Sendable {
     let startedAt: ContinuousClock.Instant
     /// Update jobs and playing time, learnt from the core's events.
     let activity: MPDActivity
+    /// The stored playlists' folder.
+    let playlists: PlaylistStore
     /// The queue's songs as last written, for `playlistinfo` and its kin.
     let queueListing = MPDQueueListing()
     /// Trims the heap after large answers, as for the JSON frontend.

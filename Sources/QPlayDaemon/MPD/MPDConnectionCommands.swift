@@ -62,19 +62,13 @@ enum MPDConnectionCommands {
         },
     ] + storedPlaylistCommands
 
-    /// MPD answers these when it has no `playlist_directory`; qplay keeps no stored
-    /// playlists (its queue is saved with the player state instead).
-    private static let storedPlaylistCommands: [MPDCommand] =
-        [
-            "listplaylists", "listplaylist", "listplaylistinfo", "save", "rm", "rename", "playlistadd",
-            "playlistclear", "playlistdelete", "playlistmove", "searchaddpl",
-        ].map { name in
-            MPDCommand(name, arguments: 0...Int.max) { _ in
-                throw MPDError(.unknown, "Stored playlists are disabled")
-            }
-        } + [
-            MPDCommand("load", arguments: 1...3) { _ in throw MPDError(.noExist, "No such playlist") }
-        ]
+    /// `searchaddpl` is not there (the other stored-playlist commands are
+    /// `MPDPlaylistCommands`): MPD's answer when it has no `playlist_directory`.
+    private static let storedPlaylistCommands: [MPDCommand] = [
+        MPDCommand("searchaddpl", arguments: 0...Int.max) { _ in
+            throw MPDError(.unknown, "Stored playlists are disabled")
+        }
+    ]
 
     /// `tagtypes`, `tagtypes clear|all`, `tagtypes enable|disable TAG...`: which tags the
     /// connection's songs show.

@@ -200,6 +200,8 @@ enum MPDDatabaseCommands {
             call.response.field("directory", prefix.isEmpty ? name : prefix + "/" + name)
             call.response.field("Last-Modified", MPDSongWriter.isoDate(nanoseconds: folder.modified))
         }
+        // As MPD, the root also lists the stored playlists.
+        if prefix.isEmpty { try MPDPlaylistCommands.writeList(&call) }
     }
 
     private static func listAll(_ call: inout MPDCall, info: Bool) throws {

@@ -16,6 +16,8 @@ enum MPDErrors {
             // MPD's own words for its max_playlist_length.
             case .queueFull: return MPDError(.playlistMax, "playlist is at the max size")
             }
+        case let error as PlaylistError:
+            return MPDPlaylistCommands.translate(error)
         case let error as LibraryScanError:
             if case .subpathNotFound = error { return MPDError(.noExist, "Malformed path") }
             if error.isDuplicatePath { return MPDError(.argument, error.description) }

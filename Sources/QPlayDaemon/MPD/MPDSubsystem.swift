@@ -1,6 +1,6 @@
 /// An `idle` subsystem: a part of MPD's state whose change wakes idle clients. qplay
-/// raises the first six; the rest are accepted in `idle` lists, as MPD does, and never
-/// fire (qplay has no stored playlists, stickers, partitions, ...).
+/// raises the first seven; the rest are accepted in `idle` lists, as MPD does, and never
+/// fire (qplay has no stickers, partitions, ...).
 enum MPDSubsystem: String, CaseIterable, Sendable {
     case database, update
     case storedPlaylist = "stored_playlist"

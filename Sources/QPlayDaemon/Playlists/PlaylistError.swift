@@ -5,8 +5,10 @@ enum PlaylistError: Error, Sendable, Equatable {
     case badName
     case notFound
     case exists
-    /// A position or range outside the playlist.
+    /// A position or range outside the playlist: one to remove, one to insert at, a move's ends.
     case badIndex
+    case badPosition
+    case badRange
     /// The folder or a file could not be read or written (the reason).
     case storage(String)
 }

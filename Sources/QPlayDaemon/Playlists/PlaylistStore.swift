@@ -25,13 +25,23 @@ final class PlaylistStore: Sendable {
     /// The music directory, for absolute paths in files written by other programs.
     let musicDirectory: FilePath
     private let lock = Mutex(0)
-    /// Called after every change this store makes (the `playlists` event).
-    private let changed: @Sendable () -> Void
+    /// Called after every change this store makes (MPD's `stored_playlist` idle).
+    private let listeners: Mutex<[@Sendable () -> Void]>
 
-    init(folder: FilePath, musicDirectory: FilePath, changed: @escaping @Sendable () -> Void = {}) {
+    init(folder: FilePath, musicDirectory: FilePath, changed: (@Sendable () -> Void)? = nil) {
         self.folder = folder
         self.musicDirectory = musicDirectory
-        self.changed = changed
+        listeners = Mutex(changed.map { [$0] } ?? [])
+    }
+
+    /// `listener` is called after each change, on the changing thread: it must only hand
+    /// the news on.
+    func onChange(_ listener: @escaping @Sendable () -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    private func changed() {
+        for listener in listeners.withLock({ $0 }) { listener() }
     }
 
     static let suffixes = [".m3u", ".m3u8"]

@@ -215,6 +215,16 @@ private struct Sandbox {
         #expect(try DaemonConfiguration.load(environment: sandbox.environment()).resumeMinDuration == 90.5)
     }
 
+    @Test func thePlaylistFolderFollowsTheDataDirectoryUnlessSet() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let moved = DaemonConfiguration.Overrides(dataDirectory: "/d")
+        #expect(try DaemonConfiguration.load(overrides: moved, environment: sandbox.environment()).playlistDirectory == "/d/playlists")
+        try sandbox.write("playlist_directory = \"~/mpd/playlists\"", to: sandbox.defaultConfigFile)
+        let set = try DaemonConfiguration.load(overrides: moved, environment: sandbox.environment())
+        #expect(set.playlistDirectory == sandbox.home.appending("mpd/playlists"))
+    }
+
     @Test func anIntegerIsAcceptedWhereANumberIsExpected() throws {
         let sandbox = Sandbox()
         defer { sandbox.directory.remove() }

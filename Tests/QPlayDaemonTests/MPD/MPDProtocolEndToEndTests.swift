@@ -84,7 +84,7 @@ struct MPDProtocolEndToEndTests {
             #expect(try client.command("repeat 2") == ["ACK [2@0] {repeat} Boolean (0/1) expected: 2"])
             #expect(try client.command("add nothing/here") == ["ACK [50@0] {add} No such directory"])
             #expect(try client.command("idle xyz") == ["ACK [2@0] {idle} Unrecognized idle event: xyz"])
-            #expect(try client.command("save mylist") == ["ACK [5@0] {save} Stored playlists are disabled"])
+            #expect(try client.command("load mylist") == ["ACK [50@0] {load} No such playlist"])
             #expect(try client.command("ping \"unbalanced") == ["ACK [5@0] {} Missing closing '\"'"])
             #expect(try client.command("ping") == ["OK"], "the connection still serves")
             #expect(try client.command("password any") == ["ACK [3@0] {password} incorrect password"], "none is set")

@@ -26,11 +26,12 @@ final class MPDPeer: @unchecked Sendable {
     /// qplayd, when that is the server (for checks through qplay's own protocol).
     let daemon: DaemonProcess?
 
-    init(_ kind: MPDPeerKind, music: String, unixSocket: Bool = false) throws {
+    /// `playlists`: the stored-playlist folder (MPD's `playlist_directory`, qplayd's config key of that name).
+    init(_ kind: MPDPeerKind, music: String, unixSocket: Bool = false, playlists: String? = nil) throws {
         self.kind = kind
         switch kind {
         case .mpd:
-            let mpd = try RealMPDProcess(music: music, unixSocket: unixSocket)
+            let mpd = try RealMPDProcess(music: music, unixSocket: unixSocket, playlistDirectory: playlists)
             try mpd.start()
             reference = mpd
             daemon = nil
@@ -40,7 +41,8 @@ final class MPDPeer: @unchecked Sendable {
             let daemon = DaemonProcess(music: music)
             let port = try FreeTCPPort.probe()
             let socketPath = unixSocket ? daemon.directory.appending("mpd.sock").string : nil
-            try daemon.start(["--mpd", "\(host):\(port)"] + (socketPath.map { ["--mpd", $0] } ?? []))
+            let config = try playlists.map { ["--config", try daemon.writeConfig("playlist_directory = \"\($0)\"\n")] } ?? []
+            try daemon.start(["--mpd", "\(host):\(port)"] + (socketPath.map { ["--mpd", $0] } ?? []) + config)
             self.socketPath = socketPath
             try daemon.waitForLibrary()
             reference = nil
@@ -107,8 +109,10 @@ final class MPDPeer: @unchecked Sendable {
 
 /// `withDaemon` for a peer: runs `body` with a started MPD or qplayd, then stops it, also
 /// when `body` throws.
-func withPeer(_ kind: MPDPeerKind, music: String, unixSocket: Bool = false, _ body: (MPDPeer) throws -> Void) throws {
-    let peer = try MPDPeer(kind, music: music, unixSocket: unixSocket)
+func withPeer(
+    _ kind: MPDPeerKind, music: String, unixSocket: Bool = false, playlists: String? = nil, _ body: (MPDPeer) throws -> Void
+) throws {
+    let peer = try MPDPeer(kind, music: music, unixSocket: unixSocket, playlists: playlists)
     defer { peer.stop() }
     try body(peer)
 }

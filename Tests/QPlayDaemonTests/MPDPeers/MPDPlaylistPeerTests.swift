@@ -1,0 +1,251 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+/// Stored playlists against the real MPD 0.23: the same script to both servers, each on
+/// its own copy of one playlist folder; the real mpc's playlist commands; and one folder
+/// written by one server and read by the other (docs/MPD.md, Stored playlists).
+@Suite(.serialized, .tags(.peer), .group(.peer))
+struct MPDPlaylistPeerTests {
+    static let script: [String] = [
+        "listplaylists",
+        "listplaylist external",
+        "listplaylistinfo external",
+        "add \"Test Tones/Day Cycle/01 Morning.mp3\"",
+        "add \"Chloé Dubois/Café Crème.mp3\"",
+        "add \"Various/Straße.mp3\"",
+        "save mix",
+        "save mix",
+        "save \"a/b\"",
+        "save \"\"",
+        "save mix bogus",
+        "save",
+        "listplaylists",
+        "listplaylist mix",
+        "listplaylistinfo mix",
+        "listplaylist nosuch",
+        "listplaylistinfo \"a/b\"",
+        "clear",
+        "load mix",
+        "playlist",
+        "load mix 1:3 0",
+        "playlist",
+        "load mix 2",
+        "load mix 5:9",
+        "load mix 0:1 6",
+        "load mix 0:1 99",
+        "load mix 0:1 +0",
+        "load mix 0:1 x",
+        "load mix x",
+        "load nosuch",
+        "load external",
+        "load external 1:3",
+        "playlist",
+        "playlistadd mix \"Test Tones/Love Songs\"",
+        "playlistadd mix untagged.mp3 0",
+        "playlistadd mix untagged.mp3 99",
+        "playlistadd mix untagged.mp3 x",
+        "playlistadd mix nosuch.mp3",
+        "playlistadd fresh \"Test Tones/Day Cycle/02 Evening.mp3\"",
+        "playlistadd \"a/b\" untagged.mp3",
+        "playlistadd mix",
+        "listplaylist mix",
+        "playlistdelete mix 1",
+        "playlistdelete mix 2:4",
+        "playlistdelete mix 99",
+        "playlistdelete mix 1:1",
+        "playlistdelete mix x",
+        "playlistdelete nosuch 0",
+        "playlistdelete \"a/b\" 0",
+        "listplaylist mix",
+        "playlistmove mix 0 2",
+        "playlistmove mix 0 99",
+        "playlistmove mix 1 1",
+        "playlistmove mix -1 0",
+        "playlistmove nosuch 0 1",
+        "listplaylist mix",
+        "playlistdelete external 0",
+        "listplaylist external",
+        "rename fresh mix",
+        "rename fresh renamed",
+        "rename nosuch other",
+        "rename renamed \"a/b\"",
+        "rename \"a/b\" other",
+        "listplaylists",
+        "playlistclear renamed",
+        "playlistclear nosuch",
+        "playlistclear \"a/b\"",
+        "listplaylist renamed",
+        "rm renamed",
+        "rm renamed",
+        "rm \"a/b\"",
+        "listplaylists",
+        "idle stored_playlist",
+        "status",
+    ]
+
+    static let allowed: [MPDTranscriptComparison.Allowed] = [
+        .init(
+            request: nil, leeway: .fields(["duration"]),
+            reason: "qplay gives the decoded length without the encoder's delay and padding (as in MPDDifferentialTests)")
+    ]
+
+    /// Written into each server's folder before it starts: a line that names no file, a
+    /// comment, a blank line, CRLF line ends and an absolute path inside the music folder.
+    static func externalPlaylist(music: String) -> String {
+        "Test Tones/Day Cycle/02 Evening.mp3\r\n# a comment\r\n\r\nno/such/file.mp3\r\n\(music)/untagged.mp3\r\nVarious/Straße.mp3\r\n"
+    }
+
+    @Test(arguments: MPDPeerKind.tested)
+    func sameScriptSameAnswers(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let referenceFolder = try playlistFolder(music: library.path.string)
+        let candidateFolder = try playlistFolder(music: library.path.string)
+        defer {
+            referenceFolder.remove()
+            candidateFolder.remove()
+        }
+        try withPeer(.mpd, music: library.path.string, playlists: referenceFolder.path.string) { reference in
+            try withPeer(kind, music: library.path.string, playlists: candidateFolder.path.string) { candidate in
+                let expected = try Self.listingsComparable(MPDDifferentialTests.run(Self.script, on: reference).responses)
+                let actual = try Self.listingsComparable(MPDDifferentialTests.run(Self.script, on: candidate).responses)
+                let comparison = MPDTranscriptComparison(
+                    script: Self.script, expected: expected, actual: actual,
+                    allowed: kind == .mpd ? [] : Self.allowed, name: kind.rawValue)
+                #expect(comparison.unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(comparison.unexplained.joined(separator: "\n"))")
+                #expect(comparison.stale.isEmpty, "allowed differences that no longer show: \(comparison.stale)")
+            }
+        }
+    }
+
+    /// MPD lists the folder in directory order and dates each playlist by its file: the
+    /// listings are compared sorted, each date checked for MPD's shape, not its value.
+    static func listingsComparable(_ responses: [[String]]) throws -> [[String]] {
+        zip(script, responses).map { request, response in
+            guard request == "listplaylists" else { return response }
+            var pairs: [[String]] = []
+            for line in response.dropLast() {
+                if line.hasPrefix("playlist: ") {
+                    pairs.append([line])
+                } else if line.hasPrefix("Last-Modified: "), !pairs.isEmpty {
+                    let shaped = line.range(
+                        of: #"^Last-Modified: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil
+                    pairs[pairs.count - 1].append(shaped ? "Last-Modified: <date>" : line)
+                } else {
+                    pairs.append([line])
+                }
+            }
+            return pairs.sorted { $0[0] < $1[0] }.flatMap { $0 } + response.suffix(1)
+        }
+    }
+
+    private func playlistFolder(music: String) throws -> TemporaryDirectory {
+        let folder = TemporaryDirectory("playlists")
+        try folder.write(Array(Self.externalPlaylist(music: music).utf8), to: folder.appending("external.m3u"))
+        return folder
+    }
+
+    /// mpc's save, lsplaylists, playlist NAME, load and rm give the same output from both.
+    @Test func mpcPlaylistCommandsGiveMPDsOutput() throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        var outputs: [MPDPeerKind: [[String]]] = [:]
+        for kind in MPDPeerKind.tested {
+            let folder = TemporaryDirectory("playlists")
+            defer { folder.remove() }
+            try withPeer(kind, music: library.path.string, playlists: folder.path.string) { peer in
+                var lines: [[String]] = []
+                try peer.mpcLines("add", "Test Tones/Day Cycle")
+                try peer.mpcLines("add", "Various/Straße.mp3")
+                lines.append(try peer.mpcLines("save", "Évening mix"))
+                lines.append(try peer.mpcLines("lsplaylists"))
+                lines.append(try peer.mpcLines("-f", "%file%", "playlist", "Évening mix"))
+                lines.append(try peer.mpcLines("-f", "%artist% - %title%", "playlist", "Évening mix"))
+                try peer.mpcLines("clear")
+                try peer.mpcLines("load", "Évening mix")
+                lines.append(try peer.mpcLines("-f", "%file%", "playlist"))
+                let again = try peer.mpc(arguments: ["save", "Évening mix"])
+                lines.append([String(again.status), again.stderr.trimmingCharacters(in: .whitespacesAndNewlines)])
+                let missing = try peer.mpc(arguments: ["load", "nothing"])
+                lines.append([String(missing.status), missing.stderr.trimmingCharacters(in: .whitespacesAndNewlines)])
+                try peer.mpcLines("rm", "Évening mix")
+                lines.append(try peer.mpcLines("lsplaylists"))
+                outputs[kind] = lines
+            }
+        }
+        #expect(outputs[.mpd]?.count == 8)
+        #expect(outputs[.mpd]?[1] == ["Évening mix"])
+        #expect(outputs[.qplayd] == outputs[.mpd])
+        #expect(outputs[.mpd]?[2] == ["Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3", "Various/Straße.mp3"])
+    }
+
+    /// One folder, two servers: what MPD saved qplayd lists and loads, and what qplayd
+    /// saved (with its #EXTINF lines) MPD lists and loads.
+    @Test func oneFolderServesBoth() throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let folder = TemporaryDirectory("playlists")
+        defer { folder.remove() }
+        let fromMPD = ["Test Tones/Love Songs/02 Endless Love.mp3", "Chloé Dubois/Café Crème.mp3"]
+        let fromQPlay = ["Various/夜の歌.mp3", "Test Tones/Day Cycle/01 Morning.mp3"]
+        try withPeer(.mpd, music: library.path.string, playlists: folder.path.string) { mpd in
+            for path in fromMPD { try mpd.mpcLines("add", path) }
+            try mpd.mpcLines("save", "by mpd")
+        }
+        try withPeer(.qplayd, music: library.path.string, playlists: folder.path.string) { qplayd in
+            #expect(try qplayd.mpcLines("lsplaylists") == ["by mpd"])
+            #expect(try qplayd.mpcLines("-f", "%file%", "playlist", "by mpd") == fromMPD)
+            try qplayd.mpcLines("load", "by mpd")
+            #expect(try qplayd.mpcLines("-f", "%file%", "playlist") == fromMPD)
+            try qplayd.mpcLines("clear")
+            for path in fromQPlay { try qplayd.mpcLines("add", path) }
+            try qplayd.mpcLines("save", "by qplay")
+        }
+        let written = try String(contentsOfFile: folder.appending("by qplay.m3u").string, encoding: .utf8)
+        #expect(written.hasPrefix("#EXTM3U\n#EXTINF:3,"), "\(written)")
+        try withPeer(.mpd, music: library.path.string, playlists: folder.path.string) { mpd in
+            #expect(try mpd.mpcLines("lsplaylists").sorted() == ["by mpd", "by qplay"])
+            #expect(try mpd.mpcLines("-f", "%file%", "playlist", "by qplay") == fromQPlay)
+            try mpd.mpcLines("load", "by qplay")
+            #expect(try mpd.mpcLines("-f", "%file%", "playlist") == fromQPlay)
+        }
+    }
+
+    /// What MPD 0.23 has not: `save NAME MODE` (MPD 0.24's), `.m3u8` files and names with
+    /// control characters refused; and `stored_playlist` waking a client idle on another
+    /// connection.
+    @Test func saveModesEightBitFilesNamesAndIdle() throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let folder = TemporaryDirectory("playlists")
+        defer { folder.remove() }
+        try folder.write(Array("Various/Straße.mp3\ngone.mp3\n".utf8), to: folder.appending("eight.m3u8"))
+        try withPeer(.qplayd, music: library.path.string, playlists: folder.path.string) { qplayd in
+            let client = try qplayd.client()
+            let idle = try qplayd.client()
+            try idle.send("idle stored_playlist")
+            #expect(try client.mpd("listplaylist eight") == ["file: Various/Straße.mp3", "file: gone.mp3", "OK"])
+            #expect(try client.mpd("add \"Test Tones/Day Cycle/01 Morning.mp3\"") == ["OK"])
+            #expect(try client.mpd("save eight append") == ["OK"])
+            #expect(try idle.mpdResponse() == ["changed: stored_playlist", "OK"])
+            #expect(
+                try client.mpd("listplaylist eight")
+                    == ["file: Various/Straße.mp3", "file: gone.mp3", "file: Test Tones/Day Cycle/01 Morning.mp3", "OK"])
+            #expect(try client.mpd("save eight replace") == ["OK"])
+            #expect(try client.mpd("listplaylist eight") == ["file: Test Tones/Day Cycle/01 Morning.mp3", "OK"])
+            #expect(!FileManager.default.fileExists(atPath: folder.appending("eight.m3u").string))
+            #expect(try client.mpd("save nothing append") == ["ACK [50@0] {save} No such playlist"])
+            #expect(try client.mpd("save made create") == ["OK"])
+            #expect(try client.mpd("save made create") == ["ACK [56@0] {save} Playlist already exists"])
+            #expect(try client.mpd("save \"tab\tname\"") == ["ACK [2@0] {save} Bad playlist name"])
+            #expect(try client.mpd("save made sideways") == ["ACK [2@0] {save} wrong number of arguments for \"save\""])
+            // `load` of a file with a line naming no track adds the others.
+            #expect(try client.mpd("playlistadd eight gone.mp3") == ["ACK [50@0] {playlistadd} No such directory"])
+            try folder.write(Array("gone.mp3\nVarious/Straße.mp3\n".utf8), to: folder.appending("eight.m3u8"))
+            #expect(try client.mpd("clear") == ["OK"])
+            #expect(try client.mpd("load eight") == ["OK"])
+            #expect(try client.mpd("playlist") == ["0:file: Various/Straße.mp3", "OK"])
+        }
+    }
+}
