@@ -73,6 +73,8 @@ public enum Command: Sendable, Hashable {
     case chapter(ChapterTarget)
     /// Rates a track (the playing one when nil) 0–5 stars; 0 clears the rating.
     case rate(track: Int64?, stars: Int)
+    /// Stored playlists.
+    case playlist(PlaylistCommand)
 
     /// The `cmd` string.
     public var name: String {
@@ -111,6 +113,7 @@ public enum Command: Sendable, Hashable {
         case .art: "art"
         case .chapter: "chapter"
         case .rate: "rate"
+        case .playlist(let command): command.name
         }
     }
 
@@ -122,7 +125,7 @@ public enum Command: Sendable, Hashable {
         "sleep", "alarm_add", "alarm_list", "alarm_remove",
         "bookmark_add", "bookmark_list", "bookmark_jump", "bookmark_remove",
         "art", "chapter", "rate",
-    ]
+    ] + PlaylistCommand.names
 
     /// The `args` object as sent on the wire; nil for commands without arguments.
     public var arguments: [String: JSONValue]? {
@@ -197,6 +200,8 @@ public enum Command: Sendable, Hashable {
             var args: [String: JSONValue] = ["stars": .integer(Int64(stars))]
             if let track { args["track"] = .integer(track) }
             return args
+        case .playlist(let command):
+            return command.arguments
         }
     }
 }

@@ -180,6 +180,8 @@ extension Command {
             return .alarmAdd(try AlarmRequest.parse(reader))
         case "alarm_list":
             return try simple(.alarmList, reader)
+        case _ where PlaylistCommand.names.contains(name):
+            return .playlist(try PlaylistCommand.parse(name, args, reader))
         case "alarm_remove":
             try reader.allowOnly(["alarm"])
             guard let id = try reader.integer("alarm") else { throw .badRequest("alarm_remove: needs `alarm` (its id)") }

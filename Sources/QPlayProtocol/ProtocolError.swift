@@ -32,6 +32,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let unavailable = ErrorCode("unavailable")
     /// A bug in the daemon; the message says what failed.
     public static let internalError = ErrorCode("internal_error")
+    /// A stored playlist of that name is there already.
+    public static let exists = ErrorCode("exists")
 }
 
 /// An error response's `error` object: a code for programs and a message for people.
@@ -50,6 +52,7 @@ public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringCon
     }
     public static func noMatch(_ message: String) -> ProtocolError { .init(.noMatch, message) }
     public static func notFound(_ message: String) -> ProtocolError { .init(.notFound, message) }
+    public static func exists(_ message: String) -> ProtocolError { .init(.exists, message) }
     public static func queueFull(_ message: String) -> ProtocolError { .init(.queueFull, message) }
     public static func lineTooLong(_ message: String) -> ProtocolError { .init(.lineTooLong, message) }
     public static func unavailable(_ message: String) -> ProtocolError { .init(.unavailable, message) }

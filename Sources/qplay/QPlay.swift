@@ -37,6 +37,8 @@ struct QPlay: ParsableCommand {
             ChapterCommand.self, Chapters.self,
             // Play counts and ratings
             RateCommand.self,
+            // Stored playlists
+            SaveCommand.self, LoadCommand.self, PlaylistsCommand.self, PlaylistCommandLine.self,
         ])
 
     static func main() {

@@ -37,6 +37,13 @@ struct RequestTests {
         .art(track: nil, offset: 0), .art(track: 12, offset: 1 << 20),
         .chapter(.index(0)), .chapter(.index(41)), .chapter(.step(1)), .chapter(.step(-1)),
         .rate(track: nil, stars: 4), .rate(track: 42, stars: 0),
+        .playlist(.list), .playlist(.show(name: "Road trip")), .playlist(.save(name: "a", mode: .create)),
+        .playlist(.save(name: "a", mode: .append)), .playlist(.load(name: "a", position: nil)),
+        .playlist(.load(name: "a", position: 3)), .playlist(.add(name: "a", source: .ids([4, 2]))),
+        .playlist(.add(name: "a", source: .paths(["x/y.mp3"]))),
+        .playlist(.add(name: "a", source: .query([Predicate(.album, .contains, "dawn")]))),
+        .playlist(.remove(name: "a", positions: [3, 0])), .playlist(.move(name: "a", from: 2, to: 0)),
+        .playlist(.rename(name: "a", to: "b")), .playlist(.delete(name: "b")),
     ]
 
     @Test(arguments: everyCommand)

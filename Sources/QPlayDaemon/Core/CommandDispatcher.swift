@@ -18,6 +18,8 @@ struct CommandDispatcher: RequestHandler {
     var bookmarks: BookmarkService? = nil
     /// nil where no state database is open (tests of the dispatcher alone).
     var statistics: PlayStatistics? = nil
+    /// nil where no playlist folder is set up (tests of the dispatcher alone).
+    var playlists: PlaylistStore? = nil
     let memory = IdleMemoryRelease()
 
     func handle(_ request: Request, connection: ConnectionID) async -> Response {
@@ -188,6 +190,10 @@ struct CommandDispatcher: RequestHandler {
             guard let statistics else { throw ProtocolError.unavailable("ratings need the state database") }
             try await statistics.rate(track: track, stars: stars, player: player)
             return .empty
+        case .playlist(let request):
+            guard let playlists else { throw ProtocolError.unavailable("stored playlists need their folder") }
+            return try await PlaylistRequests(store: playlists, player: player, index: index)
+                .respond(to: request, tracks: resolve)
         }
     }
 

@@ -109,6 +109,7 @@ public enum Daemon {
             store: store, player: player, index: index, events: events, log: log,
             clockOffset: configuration.wallClockOffset)
         let meter = LevelMeterService(audio: audio, events: events)
+        let playlists = PlaylistStore(folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory)
         let statistics = PlayStatistics(store: store, index: index, log: log)
         statistics.start()
         events.subscribe(statistics)
@@ -120,7 +121,8 @@ public enum Daemon {
                 maxConnections: connectionCap, connectionTimeout: configuration.connectionTimeout),
             handler: CommandDispatcher(
                 player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
-                bookmarks: BookmarkService(store: store, player: player, index: index), statistics: statistics),
+                bookmarks: BookmarkService(store: store, player: player, index: index), statistics: statistics,
+                playlists: playlists),
             logger: log, eventLoopGroup: frontLoop, outputBudget: outputBudget,
             levelListeners: { meter.listenersChanged(to: $0) })
         var frontends: [any Frontend] = [server]
@@ -133,8 +135,7 @@ public enum Daemon {
                         connectionTimeout: configuration.connectionTimeout),
                     commands: MPDCommandContext(
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity(),
-                        playlists: PlaylistStore(
-                            folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory)),
+                        playlists: playlists),
                     logger: log, outputBudget: outputBudget))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
