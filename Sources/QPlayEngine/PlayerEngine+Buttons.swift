@@ -26,6 +26,7 @@ extension PlayerEngine {
         guard var held = press else { return output }
         if held.phase == .pending, now >= held.pressedAt + configuration.tapThreshold {
             if isLoaded {
+                scanStarts(at: position, into: &output)
                 output.emit(.scan(rate: signedScanRate(held.button)))
                 held.phase = .scanning
                 output.notify(.player)
@@ -85,6 +86,7 @@ extension PlayerEngine {
             let scanned = signedScanRate(button) * (heldFor - configuration.tapThreshold).seconds
             let target = clampedPosition(clampedPosition(position) + scanned)
             lastKnownPosition = target
+            seekVisit(from: position, to: target, into: &output)
             output.emit(.seek(target))
             output.notify(.player)
         case .pending, .holding:

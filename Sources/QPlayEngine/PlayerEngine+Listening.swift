@@ -43,6 +43,13 @@ extension PlayerEngine {
         listening?.jump(to: target)
     }
 
+    /// A scan starts at `position`: what played up to there was heard, nothing after
+    /// until the next report once it has ended.
+    mutating func scanStarts(at position: Double, into output: inout EngineOutput) {
+        if state == .playing { hear(at: position, into: &output) }
+        listening?.deafen()
+    }
+
     /// The loaded request played to its end (not while scanning: a scan is not heard).
     mutating func visitReachedEnd(into output: inout EngineOutput) {
         guard let track = current?.track, press?.phase != .scanning else { return }

@@ -150,6 +150,19 @@ import Testing
         #expect(l.counts.count == 2)
     }
 
+    @Test func theSeekOfAHoldWhoseTickCameLateIsNotHeard() throws {
+        var l = Listener()
+        try l.add([Self.a, Self.b])
+        l.listen(3)
+        l.act { $0.press(.next, now: $1, position: $2) }
+        // Released 500 ms later with no tick in between: one seek of 0.8 s stands for the scan.
+        l.h.clock.advance(.milliseconds(500))
+        try l.act { try $0.release(.next, now: $1, position: $2).output }
+        #expect(abs(l.h.position - 3.8) < 1e-9)
+        l.listen(1)
+        #expect(l.h.engine.listeningTally.map { abs($0.heard - 4) < 1e-9 } == true)
+    }
+
     @Test func aPositionReachedByAScanIsNotHeard() throws {
         var l = Listener()
         try l.add([Self.a, Self.b])

@@ -14,14 +14,16 @@ struct PlayStatistics: CoreEventSubscriber {
     let index: LibraryIndex
     let log: Logger
 
-    /// Reads the stored figures into `TrackFigureTable` and records the tracks new since.
+    /// Reads the stored figures into `TrackFigureTable`, then records the tracks new
+    /// since in the background: on a first start with a large library that is one row
+    /// per track, and the socket need not wait for it.
     func start() {
         do {
             TrackFigureTable.shared.replace(with: try store.trackFigures())
         } catch {
             log.error("could not read the play counts and ratings: \(error)")
         }
-        recordNewTracks()
+        Task { recordNewTracks() }
     }
 
     func receive(_ event: CoreEvent) {

@@ -77,6 +77,8 @@ import Testing
             // Counted when heard, without leaving D.
             try waitUntil("D counted") { Self.figures(try Self.tracks(client)["Count D"]).first == 1 }
             try client.ok("pause")
+            // Still D: the play counted before its end, from what had been heard.
+            #expect(title(try client.status()) == "Count D")
 
             let heard = try Self.heardSeconds(daemon)
             #expect(heard[0] < 2, "A sounded \(heard[0]) s")
