@@ -111,6 +111,8 @@ import Testing
             #expect(Self.figures(counted["Count C"]) == [1, 0, 3])
             #expect(Self.figures(counted["Count D"]) == [1, 0, 5])
             #expect(counted["Count C"]?["last_played"] as? String == lastPlayed)
+            // First sightings are not taken again at a restart.
+            #expect(counted["Count A"]?["added"] as? String == before["Count A"]?["added"] as? String)
 
             // A rescan that reads C again keeps its id, and so its figures and first sighting.
             try FileManager.default.setAttributes(
