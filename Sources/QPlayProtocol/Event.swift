@@ -12,6 +12,8 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case storage
     /// An alarm's time came (it played, or says why it did not).
     case alarm
+    /// A stored playlist was saved, edited, renamed or removed.
+    case playlists
 
     // Level meter
     /// The output's level, about 10 times a second while playing; only when asked for.
@@ -85,6 +87,7 @@ public enum Event: Sendable, Hashable {
     case error(SkippedEntry)
     case storage(StorageStatus)
     case alarm(AlarmFired)
+    case playlists(PlaylistsChanged)
     case level(LevelReading)
 
     public var kind: EventKind {
@@ -95,6 +98,7 @@ public enum Event: Sendable, Hashable {
         case .error: .error
         case .storage: .storage
         case .alarm: .alarm
+        case .playlists: .playlists
         case .level: .level
         }
     }
@@ -112,6 +116,7 @@ extension Event: Codable {
         case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
         case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
         case .alarm: self = .alarm(try container.decode(AlarmFired.self, forKey: .data))
+        case .playlists: self = .playlists(try container.decode(PlaylistsChanged.self, forKey: .data))
         case .level: self = .level(try container.decode(LevelReading.self, forKey: .data))
         }
     }
@@ -126,6 +131,7 @@ extension Event: Codable {
         case .error(let skipped): try container.encode(skipped, forKey: .data)
         case .storage(let storage): try container.encode(storage, forKey: .data)
         case .alarm(let fired): try container.encode(fired, forKey: .data)
+        case .playlists(let changed): try container.encode(changed, forKey: .data)
         case .level(let level): try container.encode(level, forKey: .data)
         }
     }

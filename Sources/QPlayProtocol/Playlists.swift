@@ -196,3 +196,9 @@ public struct PlaylistLoaded: Sendable, Hashable, Codable {
         self.started = started
     }
 }
+
+/// `playlists` event data: `{}`. The event says that the folder changed; a client asks
+/// `playlist_list` for what is there now.
+public struct PlaylistsChanged: Sendable, Hashable, Codable {
+    public init() {}
+}

@@ -182,6 +182,7 @@ extension Event: WireEncodable {
             // Written by JSONEncoder (see `AlarmFired`).
             output.exact = false
         case .level(let level): output.value(level)
+        case .playlists: output.raw("{}")
         }
         output.comma()
         output.key("event"); output.string(kind.rawValue)

@@ -61,6 +61,9 @@ struct FastEncodingTests {
         let fired = Event.alarm(AlarmFired(alarm: 3, time: "07:00:00", due: "2026-11-30T07:00:00+01:00", skipped: nil))
         #expect(fast(fired) == nil)
         try expectSame(fired)
+        let playlists = Event.playlists(PlaylistsChanged())
+        #expect(fast(playlists).map { String(decoding: $0, as: UTF8.self) } == #"{"data":{},"event":"playlists"}"# + "\n")
+        try expectSame(playlists)
     }
 
     @Test func levels() throws {

@@ -18,6 +18,8 @@ enum CoreEvent: Sendable, Equatable {
     case level(AudioLevel)
     /// An alarm's time came: it played, or `skipped` says why not.
     case alarm(AlarmFiring)
+    /// A stored playlist was saved, edited, renamed or removed.
+    case playlists
 }
 
 /// `CoreEvent.alarm`.

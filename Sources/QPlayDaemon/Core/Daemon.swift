@@ -109,7 +109,9 @@ public enum Daemon {
             store: store, player: player, index: index, events: events, log: log,
             clockOffset: configuration.wallClockOffset)
         let meter = LevelMeterService(audio: audio, events: events)
-        let playlists = PlaylistStore(folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory)
+        let playlists = PlaylistStore(
+            folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory,
+            changed: { events.publish(.playlists) })
         let statistics = PlayStatistics(store: store, index: index, log: log)
         statistics.start()
         events.subscribe(statistics)

@@ -75,6 +75,8 @@ extension QPlayProtocol.Event {
             self = .alarm(AlarmFired(alarm: firing.id, time: firing.time, due: firing.due, skipped: firing.skipped))
         case .level(let level):
             self = .level(LevelReading(level))
+        case .playlists:
+            self = .playlists(PlaylistsChanged())
         }
     }
 }

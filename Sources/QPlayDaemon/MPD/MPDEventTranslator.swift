@@ -38,6 +38,8 @@ struct MPDEventTranslator {
         case .error:
             // The skipped entry's track change comes as a player event of its own.
             return .player
+        case .playlists:
+            return MPDSubsystems(.storedPlaylist)
         case .storage, .alarm, .level:
             // An alarm that plays changes the player, which comes as a player event.
             return []

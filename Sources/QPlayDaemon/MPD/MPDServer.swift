@@ -62,9 +62,6 @@ final class MPDServer: Sendable {
     func start() async throws(ServerError) {
         guard !configuration.addresses.isEmpty else { return }
         commands.activity.start(with: await commands.player.snapshot().status)
-        commands.playlists.onChange { [listener] in
-            for connection in listener.connections { connection.notify(MPDSubsystems(.storedPlaylist)) }
-        }
         try await listener.start(serving: self)
         for address in configuration.addresses {
             logger.info("serving the MPD protocol", metadata: ["address": "\(address)"])

@@ -25,19 +25,14 @@ final class PlaylistStore: Sendable {
     /// The music directory, for absolute paths in files written by other programs.
     let musicDirectory: FilePath
     private let lock = Mutex(0)
-    /// Called after every change this store makes (MPD's `stored_playlist` idle).
+    /// Called after every change this store makes, on the changing thread (the
+    /// `playlists` event): it must only hand the news on.
     private let listeners: Mutex<[@Sendable () -> Void]>
 
     init(folder: FilePath, musicDirectory: FilePath, changed: (@Sendable () -> Void)? = nil) {
         self.folder = folder
         self.musicDirectory = musicDirectory
         listeners = Mutex(changed.map { [$0] } ?? [])
-    }
-
-    /// `listener` is called after each change, on the changing thread: it must only hand
-    /// the news on.
-    func onChange(_ listener: @escaping @Sendable () -> Void) {
-        listeners.withLock { $0.append(listener) }
     }
 
     private func changed() {

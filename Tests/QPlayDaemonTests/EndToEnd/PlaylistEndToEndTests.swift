@@ -81,4 +81,24 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Other.m3u"])
         }
     }
+
+    /// Every change sends a `playlists` event to the subscribed; reading sends none.
+    @Test func changesSendThePlaylistsEvent() throws {
+        try withDaemon { daemon in
+            let client = try daemon.client()
+            let listener = try daemon.client()
+            try listener.ok("subscribe", ["events": ["playlists"]])
+            try client.ok("add", ["paths": [Self.morning]])
+            try client.ok("playlist_save", ["name": "One"])
+            try client.ok("playlist_show", ["name": "One"])
+            try client.ok("playlist_rename", ["name": "One", "to": "Two"])
+            try client.ok("playlist_delete", ["name": "Two"])
+            for _ in 0..<3 {
+                let event = try listener.readObject()
+                #expect(event["event"] as? String == "playlists", "\(event)")
+                #expect((event["data"] as? [String: Any])?.isEmpty == true)
+            }
+            #expect(try listener.readLineIfAny(within: 0.5) == nil, "one event per change")
+        }
+    }
 }
