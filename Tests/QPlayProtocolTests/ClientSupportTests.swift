@@ -63,11 +63,20 @@ struct ClientSupportTests {
 
     @Test func formatPlaceholders() {
         let template =
-            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{icon}|{volume}|{index}|{queue_length}|{file}|{meter}|{level_db}|{{x}}"
+            "{title}|{artist}|{album}|{album_artist}|{track}|{year}|{genre}|{position}|{duration}|{remaining}|{state}|{icon}|{volume}|{index}|{queue_length}|{file}|{meter}|{level_db}|{chapter}|{{x}}"
         #expect(
             StatusFormat.render(template, status: sampleStatus)
-                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|▶|80|3|4|Artist/Album/01 Song.mp3|||{x}")
-        #expect(Set(StatusFormat.placeholders).count == 18)
+                == "Song|Beyoncé|Live||1|2003||0:12|3:03|2:51|playing|▶|80|3|4|Artist/Album/01 Song.mp3||||{x}")
+        #expect(Set(StatusFormat.placeholders).count == 19)
+        // In an audiobook: the chapter at the position, by title or by number.
+        var book = sampleStatus
+        book.chapters = [ChapterInfo(title: "Prologue", start: 0), ChapterInfo(title: "", start: 10)]
+        book.chapter = 0
+        #expect(StatusFormat.render("{chapter}", status: book) == "Prologue")
+        book.chapter = 1
+        #expect(StatusFormat.render("{chapter}", status: book) == "Chapter 2")
+        #expect(Listing.chapters(book) == ["  1  0:00  Prologue", "▶ 2  0:10  Chapter 2"])
+        #expect(Listing.chapters(sampleStatus) == ["the playing track has no chapters"])
         var paused = sampleStatus
         paused.state = .paused
         #expect(StatusFormat.render("{icon} {title}", status: paused) == "⏸ Song")
