@@ -89,7 +89,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
         case .notify:
             "boolean; default false. Show a desktop notification (org.freedesktop.Notifications on the D-Bus session bus) with title, artist, album and cover when a track begins by itself, not by a key the user pressed."
         case .playlistDirectory:
-            "path; default playlists in data_dir (which follows --data-dir). The stored playlists, NAME.m3u files of paths relative to the music directory, as MPD keeps them: an MPD playlist_directory can be shared."
+            "path; default playlists in data_dir (which follows --data-dir). The stored playlists, NAME.m3u files of paths relative to the music directory, as MPD keeps them: an MPD playlist_directory can be shared. Watched for other programs' changes when watch is on."
         }
     }
 }

@@ -112,6 +112,8 @@ public enum Daemon {
         let playlists = PlaylistStore(
             folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory,
             changed: { events.publish(.playlists) })
+        // Playlists other programs write raise the event too, as the music directory is watched.
+        if configuration.watch { PlaylistFolderWatcher(store: playlists, log: log).start() }
         let statistics = PlayStatistics(store: store, index: index, log: log)
         statistics.start()
         events.subscribe(statistics)

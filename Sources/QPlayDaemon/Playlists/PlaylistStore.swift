@@ -36,7 +36,39 @@ final class PlaylistStore: Sendable {
     }
 
     private func changed() {
+        known.withLock { $0 = Self.snapshot(of: folder) }
         for listener in listeners.withLock({ $0 }) { listener() }
+    }
+
+    /// Each playlist file's name, time, size and inode when this store last looked:
+    /// what a change on disk is told apart from this store's own writes by.
+    private let known = Mutex<[String: [Int]]?>(nil)
+
+    /// The folder may have changed (the watcher saw something): when its files differ
+    /// from what this store last saw, the listeners hear of it. Answers whether they did.
+    @discardableResult
+    func folderMayHaveChanged() -> Bool {
+        let now = Self.snapshot(of: folder)
+        let before = known.withLock { known in
+            defer { known = now }
+            return known
+        }
+        guard before != nil, before != now else { return false }
+        for listener in listeners.withLock({ $0 }) { listener() }
+        return true
+    }
+
+    private static func snapshot(of folder: FilePath) -> [String: [Int]] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.string)) ?? []
+        var files: [String: [Int]] = [:]
+        for name in names where suffixes.contains(where: { name.hasSuffix($0) }) {
+            var info = stat()
+            guard stat(folder.appending(name).string, &info) == 0 else { continue }
+            files[name] = [
+                Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_size), Int(info.st_ino),
+            ]
+        }
+        return files
     }
 
     static let suffixes = [".m3u", ".m3u8"]

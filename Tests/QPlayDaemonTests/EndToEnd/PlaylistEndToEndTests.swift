@@ -101,4 +101,38 @@ import Testing
             #expect(try listener.readLineIfAny(within: 0.5) == nil, "one event per change")
         }
     }
+
+    /// A playlist another program writes, replaces or removes in the folder raises the
+    /// event (and MPD's idle) too, once per change; qplayd's own writes raise it once.
+    @Test func changesByOtherProgramsAreSeen() throws {
+        let port = try FreeTCPPort.probe()
+        try withDaemon(arguments: ["--mpd", "127.0.0.1:\(port)"]) { daemon in
+            let folder = daemon.dataDirectory + "/playlists"
+            let listener = try daemon.client()
+            try listener.ok("subscribe", ["events": ["playlists"]])
+            let (mpd, _) = try LineSocketClient.mpd(port: port)
+            try mpd.send("idle stored_playlist")
+
+            // Another program writes a file the usual way: a temporary name renamed in place.
+            try Array("\(Self.morning)\n".utf8).withUnsafeBytes {
+                try Data($0).write(to: URL(fileURLWithPath: folder + "/.outside.tmp"))
+            }
+            #expect(rename(folder + "/.outside.tmp", folder + "/Outside.m3u") == 0)
+            let event = try listener.readObject()
+            #expect(event["event"] as? String == "playlists", "\(event)")
+            #expect(try mpd.mpdResponse() == ["changed: stored_playlist", "OK"])
+            let client = try daemon.client()
+            #expect(try paths(client, "Outside") == [Self.morning])
+
+            // Removed by hand: one more event.
+            #expect(unlink(folder + "/Outside.m3u") == 0)
+            #expect(try listener.readObject()["event"] as? String == "playlists")
+
+            // qplayd's own save: one event, not a second one from the watch.
+            try client.ok("add", ["paths": [Self.morning]])
+            try client.ok("playlist_save", ["name": "Mine"])
+            #expect(try listener.readObject()["event"] as? String == "playlists")
+            #expect(try listener.readLineIfAny(within: 1) == nil, "qplayd's own write raised the event twice")
+        }
+    }
 }
