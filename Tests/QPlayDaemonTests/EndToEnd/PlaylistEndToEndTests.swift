@@ -57,6 +57,12 @@ import Testing
             #expect(try paths(client, "Day") == [Self.strasse, Self.evening])
             #expect(code(try client.request("playlist_remove", ["name": "Day", "positions": [2]])) == "bad_request")
             #expect(code(try client.request("playlist_show", ["name": "nothing"])) == "not_found")
+            // By query and by id, as `add` takes them; a new playlist is made.
+            try client.ok("playlist_add", ["name": "Love", "where": [["property": "album", "op": "equals", "value": "Love Songs"]]])
+            #expect(try paths(client, "Love").count == 3)
+            #expect(code(try client.request("playlist_add", ["name": "Love", "ids": [999_999]])) == "not_found")
+            #expect(try paths(client, "Love").count == 3)
+            try client.ok("playlist_delete", ["name": "Love"])
             try daemon.qplayOK("save", "Day", "--append")
             #expect(try paths(client, "Day") == [Self.strasse, Self.evening, Self.morning, Self.evening])
             try daemon.qplayOK("save", "Day", "--replace")
