@@ -133,4 +133,26 @@ import Testing
         try store.replace("first", StoredPlaylist(entries: [.init(path: "a.mp3")]))
         #expect(try store.list().map(\.name) == ["first"])
     }
+
+    @Test func changesOnDiskAreToldFromTheStoresOwn() throws {
+        let dir = TemporaryDirectory("qplay-playlists")
+        defer { dir.remove() }
+        let changes = Counter()
+        let store = store(dir, changes: changes)
+        #expect(!store.folderMayHaveChanged(), "the first look is the starting point")
+        try store.create("mine", StoredPlaylist(entries: [.init(path: "a.mp3")]))
+        #expect(changes.count == 1)
+        #expect(!store.folderMayHaveChanged(), "its own write is known")
+        try dir.write(Array("b.mp3\n".utf8), to: dir.appending("playlists/theirs.m3u"))
+        #expect(store.folderMayHaveChanged())
+        #expect(changes.count == 2)
+        #expect(!store.folderMayHaveChanged())
+        try dir.write(Array("b.mp3\nc.mp3\n".utf8), to: dir.appending("playlists/theirs.m3u"))
+        #expect(store.folderMayHaveChanged(), "a rewrite changes the size")
+        try FileManager.default.removeItem(atPath: dir.appending("playlists/theirs.m3u").string)
+        #expect(store.folderMayHaveChanged())
+        try dir.write(Array("x".utf8), to: dir.appending("playlists/notes.txt"))
+        #expect(!store.folderMayHaveChanged(), "not a playlist")
+        #expect(changes.count == 4)
+    }
 }
