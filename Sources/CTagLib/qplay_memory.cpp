@@ -2,6 +2,9 @@
 // glibc's malloc_trim and mallopt, which Swift cannot reach through Glibc's module.
 #include "qplay_taglib.h"
 
+// Any C library header first: it defines __GLIBC__, which the checks below read.
+#include <cstdlib>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
