@@ -10,6 +10,8 @@ import SystemPackage
 public final class LibraryIndex: Sendable {
     let pool: DatabasePool
     public let databasePath: FilePath
+    /// The listening figures figure predicates test.
+    public let listening: ListeningFigures
     /// Set while a scan writes, so two scans never interleave their batches.
     let scanning = Mutex(false)
     /// The in-memory search table of the last query's snapshot (`searchTable(_:loading:)`).
@@ -22,8 +24,9 @@ public final class LibraryIndex: Sendable {
 
     /// Opens the index at `databasePath`, creating it (and migrating it to the current
     /// schema) when needed. Opening an existing index does no scan and reads no tracks.
-    public init(databasePath: FilePath) throws {
+    public init(databasePath: FilePath, listening: ListeningFigures = .shared) throws {
         self.databasePath = databasePath
+        self.listening = listening
         MemoryTrim.configure
         var configuration = Configuration()
         configuration.label = "qplay.library"
@@ -58,7 +61,7 @@ public final class LibraryIndex: Sendable {
             guard let table = try searchTable(db, loading: true) else {
                 return try sqlSearch(query, limit: limit, db)
             }
-            let ranks = try table.ranks(matching: query, db)
+            let ranks = try table.ranks(matching: query, listening: listening, db)
             let total = ranks?.count ?? table.count
             let wanted = min(total, max(limit ?? total, 0))
             if let ranks {
@@ -78,11 +81,12 @@ public final class LibraryIndex: Sendable {
     public func count(_ query: Query) throws -> Int {
         try pool.read { db in
             guard let table = try searchTable(db, loading: true) else {
+                if !query.figures.isEmpty { return try sqlSearch(query, limit: nil, db).count }
                 let statement = SearchSQL(query, limit: nil)
                 return try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM (\(statement.sql))", arguments: statement.arguments) ?? 0
             }
-            return try table.ranks(matching: query, db)?.count ?? table.count
+            return try table.ranks(matching: query, listening: listening, db)?.count ?? table.count
         }
     }
 
@@ -174,11 +178,18 @@ public final class LibraryIndex: Sendable {
     }
 
     /// The query in SQL (`SearchSQL`): the path taken while a scan writes.
+    /// Figure predicates are not in SQL (the figures are not in this database): the
+    /// rows SQL finds are filtered by them, and the limit applied after.
     func sqlSearch(_ query: Query, limit: Int?, _ db: Database) throws -> [Track] {
-        let statement = SearchSQL(query, limit: limit)
+        let statement = SearchSQL(query, limit: query.figures.isEmpty ? limit : nil)
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+        let now = Date().timeIntervalSince1970
         var tracks: [Track] = []
-        while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
+        while let row = try cursor.next() {
+            if let limit, tracks.count >= limit { break }
+            let track = TrackRow.track(from: row)
+            if listening.passes(query.figures, track.id, now: now) { tracks.append(track) }
+        }
         return tracks
     }
 }

@@ -5,15 +5,21 @@ extension SearchTable {
     /// The ranks of the rows matching every predicate, or nil when every row matches.
     /// `db` must be the snapshot the table was loaded from (same generation): the trigram
     /// and path sub-queries answer from it.
-    func ranks(matching query: Query, _ db: Database) throws -> RankSet? {
+    func ranks(matching query: Query, listening: ListeningFigures, _ db: Database) throws -> RankSet? {
         var result: RankSet?
-        for predicate in query.predicates {
-            guard let ranks = try ranks(matching: predicate, db) else { continue }
+        func intersect(_ ranks: RankSet) {
             if result == nil {
                 result = ranks
             } else {
                 result!.formIntersection(ranks)
             }
+        }
+        for predicate in query.predicates {
+            if let ranks = try ranks(matching: predicate, db) { intersect(ranks) }
+        }
+        let now = Date().timeIntervalSince1970
+        for predicate in query.figures {
+            intersect(rows.withUnsafeBufferPointer { listening.ranks(of: $0, passing: predicate, now: now) })
         }
         return result
     }

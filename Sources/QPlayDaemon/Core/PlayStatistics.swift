@@ -14,12 +14,12 @@ struct PlayStatistics: CoreEventSubscriber {
     let index: LibraryIndex
     let log: Logger
 
-    /// Reads the stored figures into `TrackFigureTable`, then records the tracks new
+    /// Reads the stored figures into `ListeningFigures.shared`, then records the tracks new
     /// since in the background: on a first start with a large library that is one row
     /// per track, and the socket need not wait for it.
     func start() {
         do {
-            TrackFigureTable.shared.replace(with: try store.trackFigures())
+            ListeningFigures.shared.replace(with: try store.trackFigures())
         } catch {
             log.error("could not read the play counts and ratings: \(error)")
         }
@@ -37,7 +37,7 @@ struct PlayStatistics: CoreEventSubscriber {
             guard !tracks.isEmpty else { return }
             let now = Date().timeIntervalSince1970
             try store.recordAdded(tracks: tracks, at: now)
-            TrackFigureTable.shared.recordAdded(tracks, at: now)
+            ListeningFigures.shared.recordAdded(tracks, at: now)
         } catch {
             log.error("could not record when new tracks were added: \(error)")
         }
@@ -56,7 +56,7 @@ struct PlayStatistics: CoreEventSubscriber {
             id = playing.id
         }
         do {
-            TrackFigureTable.shared.set(
+            ListeningFigures.shared.set(
                 id, to: try store.setRating(track: id, stars: stars, at: Date().timeIntervalSince1970))
         } catch where DatabaseFiles.isStorageFailure(error) {
             throw ProtocolError.unavailable(

@@ -1,5 +1,6 @@
 import Foundation
 import QPlayEngine
+import QPlayLibrary
 
 /// Play and skip counts: the position heard goes to the engine about once a second
 /// while playing, and each count the engine makes is written at once (one small
@@ -25,7 +26,7 @@ extension PlayerService {
                     case .play: try store.countPlay(track: listen.track, at: now)
                     case .skip: try store.countSkip(track: listen.track, at: now)
                     }
-                TrackFigureTable.shared.set(listen.track, to: figures)
+                ListeningFigures.shared.set(listen.track, to: figures)
             } catch {
                 log.error("could not save a \(listen.kind) of track \(listen.track): \(error)")
             }

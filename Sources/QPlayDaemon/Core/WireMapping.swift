@@ -9,14 +9,15 @@ import QPlayProtocol
 
 extension QPlayProtocol.Track {
     init(_ track: QPlayModel.Track) {
-        let figures = TrackFigureTable.shared.figures(of: track.id)
+        let figures = ListeningFigures.shared.figures(of: track.id)
         self.init(
             id: track.id, path: track.path.string, title: track.title, artist: track.artist,
             album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
             disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration,
             format: track.format.rawValue, sampleRate: track.sampleRate, channels: track.channels,
             bits: track.bitsPerSample, art: ArtworkKnowledge.shared.hasArt(track.id), plays: figures.plays,
-            skips: figures.skips, lastPlayed: figures.lastPlayed, rating: figures.rating, added: figures.added)
+            skips: figures.skips, lastPlayed: figures.lastPlayed.map(WireTime.text), rating: figures.rating,
+            added: figures.added.map(WireTime.text))
     }
 }
 

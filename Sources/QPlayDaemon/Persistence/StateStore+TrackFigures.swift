@@ -1,24 +1,16 @@
 import Foundation
 import GRDB
-
-/// A track's figures as stored: times in Unix seconds.
-struct StoredTrackFigures: Sendable, Equatable {
-    var plays = 0
-    var skips = 0
-    var lastPlayed: Double?
-    var rating = 0
-    var added: Double?
-}
+import QPlayLibrary
 
 /// Play counts, ratings and first sightings in the state database, by library track id.
 /// Each call is one transaction, committed before it returns, so a count survives a
 /// `kill -9` the moment it is made.
 extension StateStore {
-    func trackFigures() throws -> [Int64: StoredTrackFigures] {
+    func trackFigures() throws -> [Int64: TrackFigures] {
         try database.read { db in
-            var figures: [Int64: StoredTrackFigures] = [:]
+            var figures: [Int64: TrackFigures] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM track_figures") {
-                figures[row["track"]] = StoredTrackFigures(
+                figures[row["track"]] = TrackFigures(
                     plays: row["plays"], skips: row["skips"], lastPlayed: row["last_played"], rating: row["rating"],
                     added: row["added"])
             }
@@ -27,15 +19,15 @@ extension StateStore {
     }
 
     /// A play of `track` at `time`: one more play, and when.
-    func countPlay(track: Int64, at time: Double) throws -> StoredTrackFigures {
+    func countPlay(track: Int64, at time: Double) throws -> TrackFigures {
         try update(track, seenAt: time, sql: "plays = plays + 1, last_played = ?", arguments: [time])
     }
 
-    func countSkip(track: Int64, at time: Double) throws -> StoredTrackFigures {
+    func countSkip(track: Int64, at time: Double) throws -> TrackFigures {
         try update(track, seenAt: time, sql: "skips = skips + 1", arguments: [])
     }
 
-    func setRating(track: Int64, stars: Int, at time: Double) throws -> StoredTrackFigures {
+    func setRating(track: Int64, stars: Int, at time: Double) throws -> TrackFigures {
         try update(track, seenAt: time, sql: "rating = ?", arguments: [stars])
     }
 
@@ -57,13 +49,13 @@ extension StateStore {
     /// first seen now), and reads it back.
     private func update(
         _ track: Int64, seenAt time: Double, sql: String, arguments: StatementArguments
-    ) throws -> StoredTrackFigures {
+    ) throws -> TrackFigures {
         try database.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO track_figures (track, added) VALUES (?, ?)", arguments: [track, time])
             try db.execute(sql: "UPDATE track_figures SET \(sql) WHERE track = ?", arguments: arguments + [track])
             let row = try Row.fetchOne(db, sql: "SELECT * FROM track_figures WHERE track = ?", arguments: [track])
-            return StoredTrackFigures(
+            return TrackFigures(
                 plays: row?["plays"] ?? 0, skips: row?["skips"] ?? 0, lastPlayed: row?["last_played"],
                 rating: row?["rating"] ?? 0, added: row?["added"])
         }

@@ -18,7 +18,7 @@ import Testing
             try store.recordAdded(tracks: [3, 4, 5], at: 1_000)
             _ = try store.countPlay(track: 4, at: 2_000)
             let played = try store.countPlay(track: 4, at: 3_000)
-            #expect(played == StoredTrackFigures(plays: 2, skips: 0, lastPlayed: 3_000, rating: 0, added: 1_000))
+            #expect(played == TrackFigures(plays: 2, skips: 0, lastPlayed: 3_000, rating: 0, added: 1_000))
             _ = try store.countSkip(track: 5, at: 2_500)
             _ = try store.setRating(track: 5, stars: 4, at: 2_600)
             // A track no scan recorded yet is first seen at its first count.
@@ -29,11 +29,11 @@ import Testing
         }
         let reopened = try StateStore(path: path)
         let figures = try reopened.trackFigures()
-        #expect(figures[3] == StoredTrackFigures(added: 1_000))
-        #expect(figures[4] == StoredTrackFigures(plays: 2, lastPlayed: 3_000, added: 1_000))
-        #expect(figures[5] == StoredTrackFigures(skips: 1, rating: 4, added: 1_000))
-        #expect(figures[9] == StoredTrackFigures(skips: 1, added: 4_000))
-        #expect(figures[10] == StoredTrackFigures(added: 5_000))
+        #expect(figures[3] == TrackFigures(added: 1_000))
+        #expect(figures[4] == TrackFigures(plays: 2, lastPlayed: 3_000, added: 1_000))
+        #expect(figures[5] == TrackFigures(skips: 1, rating: 4, added: 1_000))
+        #expect(figures[9] == TrackFigures(skips: 1, added: 4_000))
+        #expect(figures[10] == TrackFigures(added: 5_000))
         #expect(try reopened.highestTrackWithFigures() == 10)
     }
 
