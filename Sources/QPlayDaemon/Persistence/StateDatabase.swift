@@ -12,7 +12,7 @@ import SystemPackage
 /// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
 /// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), `bookmark` and
 /// `resume_point` (by track id), `track_figures` (plays, skips, rating, first seen; by
-/// track id), and
+/// track id), `sticker` (MPD stickers: name and value by track id), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -83,7 +83,7 @@ final class StateDatabase: Sendable {
         }
     }
 
-    /// Versioned schema; add `v7`… below, never edit a shipped migration.
+    /// Versioned schema; add `v8`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -188,6 +188,20 @@ final class StateDatabase: Sendable {
                         rating INTEGER NOT NULL DEFAULT 0,
                         added REAL
                     );
+                    """)
+        }
+        migrator.registerMigration("v7") { db in
+            // MPD stickers: any name and value a client sets on a song, by library track id
+            // (`StateStore+Stickers`), so a rescan keeps them while the file stays.
+            try db.execute(
+                sql: """
+                    CREATE TABLE sticker (
+                        track INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        PRIMARY KEY (track, name)
+                    );
+                    CREATE INDEX sticker_name ON sticker (name);
                     """)
         }
         return migrator
