@@ -17,6 +17,8 @@ final class MPDActivity: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Hands changes no core event tells of to every connection (set by the server).
+    private let localChanges = Mutex<(@Sendable (MPDSubsystems) -> Void)?>(nil)
 
     /// The player and queue as the frontend starts: what the first events are compared with.
     func start(with status: EngineStatus) {
@@ -51,6 +53,17 @@ final class MPDActivity: Sendable {
             }
             return state.translator.subsystems(for: event)
         }
+    }
+
+    /// Where `changed` sends its subsystems: the server's connections.
+    func onLocalChange(_ body: @escaping @Sendable (MPDSubsystems) -> Void) {
+        localChanges.withLock { $0 = body }
+    }
+
+    /// A change an MPD command made that no core event tells of (a sticker): every
+    /// connection hears it, the one that made it too, as from MPD.
+    func changed(_ subsystems: MPDSubsystems) {
+        localChanges.withLock { $0 }?(subsystems)
     }
 
     /// A job number for an `update` that was just queued with the library service.

@@ -3,7 +3,7 @@
 enum MPDCommandTable {
     static let all: [MPDCommand] =
         MPDConnectionCommands.all + MPDStatusCommands.all + MPDPlaybackCommands.all + MPDQueueCommands.all
-        + MPDDatabaseCommands.all + MPDArtworkCommands.all + MPDPlaylistCommands.all
+        + MPDDatabaseCommands.all + MPDArtworkCommands.all + MPDPlaylistCommands.all + MPDStickerCommands.all
 
     private static let byName: [String: MPDCommand] = Dictionary(
         all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

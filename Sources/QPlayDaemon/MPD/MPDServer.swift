@@ -62,6 +62,9 @@ final class MPDServer: Sendable {
     func start() async throws(ServerError) {
         guard !configuration.addresses.isEmpty else { return }
         commands.activity.start(with: await commands.player.snapshot().status)
+        commands.activity.onLocalChange { [listener] subsystems in
+            for connection in listener.connections { connection.notify(subsystems) }
+        }
         try await listener.start(serving: self)
         for address in configuration.addresses {
             logger.info("serving the MPD protocol", metadata: ["address": "\(address)"])

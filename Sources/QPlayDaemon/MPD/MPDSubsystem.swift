@@ -1,6 +1,6 @@
 /// An `idle` subsystem: a part of MPD's state whose change wakes idle clients. qplay
-/// raises the first seven; the rest are accepted in `idle` lists, as MPD does, and never
-/// fire (qplay has no stickers, partitions, ...).
+/// raises the first seven and `sticker`; the rest are accepted in `idle` lists, as MPD
+/// does, and never fire (qplay has no partitions, ...).
 enum MPDSubsystem: String, CaseIterable, Sendable {
     case database, update
     case storedPlaylist = "stored_playlist"
@@ -30,6 +30,7 @@ struct MPDSubsystems: OptionSet, Sendable, Hashable {
     static let playlist = MPDSubsystems(.playlist)
     static let database = MPDSubsystems(.database)
     static let update = MPDSubsystems(.update)
+    static let sticker = MPDSubsystems(.sticker)
     static let all = MPDSubsystems(rawValue: (1 << UInt32(MPDSubsystem.allCases.count)) - 1)
 
     /// In MPD's order (`idle` answers list them so).
