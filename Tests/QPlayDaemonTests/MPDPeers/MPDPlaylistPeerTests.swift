@@ -249,3 +249,133 @@ struct MPDPlaylistPeerTests {
         }
     }
 }
+
+/// python-mpd2's stored-playlist calls: one script to the real MPD 0.23 and to the server
+/// under test, each with an empty folder of its own; python-mpd2 parses every answer, and
+/// what it returns (errors as `CommandError` text) must be the same from both, but for the
+/// playlists' dates (their shape kept) and the tracks' decoded lengths.
+extension MPDPlaylistPeerTests {
+    static let pythonScript = #"""
+        out = {}
+        c = mpd.MPDClient()
+        c.timeout = 20
+        c.connect(HOST, PORT)
+        def error(call):
+            try:
+                call()
+                return None
+            except mpd.CommandError as failure:
+                return str(failure)
+        c.clear()
+        c.add("Test Tones/Day Cycle/01 Morning.mp3")
+        c.add("Test Tones/Day Cycle/02 Evening.mp3")
+        out["save"] = c.save("mix")
+        out["save_again"] = error(lambda: c.save("mix"))
+        c.clear()
+        c.add("Various/Straße.mp3")
+        c.save("other")
+        out["listplaylists"] = c.listplaylists()
+        out["listplaylist"] = c.listplaylist("mix")
+        out["listplaylistinfo"] = c.listplaylistinfo("mix")
+        out["playlistadd"] = c.playlistadd("mix", "Test Tones/Love Songs")
+        c.playlistadd("mix", "Various/Ночной город.mp3", 1)
+        c.playlistadd("fresh", "Various/夜の歌.mp3")
+        out["after_add"] = c.listplaylist("mix")
+        out["playlistdelete"] = c.playlistdelete("mix", 2)
+        out["after_delete"] = c.listplaylist("mix")
+        out["playlistmove"] = c.playlistmove("mix", 0, 3)
+        out["after_move"] = c.listplaylist("mix")
+        out["rename"] = c.rename("mix", "Café mix")
+        out["rename_onto"] = error(lambda: c.rename("fresh", "other"))
+        out["after_rename"] = sorted(p["playlist"] for p in c.listplaylists())
+        c.clear()
+        out["load_range"] = c.load("Café mix", (1, 3))
+        out["after_load"] = c.playlist()
+        c.load("Café mix", (4,))
+        out["after_load_open"] = c.playlist()
+        c.load("fresh")
+        out["after_load_all"] = c.playlist()
+        out["playlistclear"] = c.playlistclear("Café mix")
+        out["after_clear"] = c.listplaylist("Café mix")
+        out["after_clear_info"] = c.listplaylistinfo("Café mix")
+        out["rm"] = c.rm("Café mix")
+        out["after_rm"] = sorted(p["playlist"] for p in c.listplaylists())
+        out["load_missing"] = error(lambda: c.load("nosuch"))
+        out["listplaylist_missing"] = error(lambda: c.listplaylist("nosuch"))
+        out["rm_missing"] = error(lambda: c.rm("Café mix"))
+        out["playlistdelete_bad"] = error(lambda: c.playlistdelete("fresh", 5))
+        out["playlistmove_bad"] = error(lambda: c.playlistmove("fresh", 0, 9))
+        out["load_bad_range"] = error(lambda: c.load("fresh", (3, 1)))
+        out["save_bad_name"] = error(lambda: c.save("a/b"))
+        c.close()
+        print(json.dumps(out))
+        """#
+
+    @Test(arguments: MPDPeerKind.tested)
+    func pythonMPDPlaylistCalls(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        // The reference and the server under test, each on an empty folder of its own.
+        var results: [[String: Any]] = []
+        for server in [MPDPeerKind.mpd, kind] {
+            let folder = TemporaryDirectory("playlists")
+            defer { folder.remove() }
+            try withPeer(server, music: library.path.string, playlists: folder.path.string) { peer in
+                let output = try peer.python(Self.pythonScript)
+                let parsed = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+                results.append(try #require(parsed, "\(server): \(output)"))
+            }
+        }
+        let expected = try Self.pythonComparable(results[0])
+        let actual = try Self.pythonComparable(results[1])
+        let differing = Set(expected.keys).union(actual.keys).sorted().filter { expected[$0] != actual[$0] }
+        let report = differing.map { "\($0):\n  MPD:    \(expected[$0] ?? "-")\n  \(kind): \(actual[$0] ?? "-")" }
+        #expect(differing.isEmpty, "\(kind) answers python-mpd2 unlike MPD:\n\(report.joined(separator: "\n"))")
+
+        // What MPD answers, so the comparison cannot pass on two servers wrong alike.
+        let result = results[1]
+        let loveSongs = ["01 Love Song.mp3", "02 Endless Love.mp3", "03 Love Theme.mp3"].map { "Test Tones/Love Songs/\($0)" }
+        #expect(result["save_again"] as? String == "[56@0] {save} Playlist already exists", "\(kind): \(result)")
+        #expect(
+            result["listplaylist"] as? [String] == ["Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3"],
+            "\(kind): \(result)")
+        let info = result["listplaylistinfo"] as? [[String: String]] ?? []
+        #expect(info.map { $0["title"] } == ["Morning", "Evening"] && info.allSatisfy { $0["artist"] == "Test Tones" }, "\(kind): \(info)")
+        #expect(
+            result["after_move"] as? [String]
+                == ["Various/Ночной город.mp3", loveSongs[0], loveSongs[1], "Test Tones/Day Cycle/01 Morning.mp3", loveSongs[2]],
+            "\(kind): \(result)")
+        #expect(result["after_rename"] as? [String] == ["Café mix", "fresh", "other"], "\(kind): \(result)")
+        #expect(result["after_load"] as? [String] == loveSongs[..<2].map { "file: \($0)" }, "\(kind): \(result)")
+        #expect(result["after_load_open"] as? [String] == loveSongs.map { "file: \($0)" }, "\(kind): \(result)")
+        #expect((result["after_clear"] as? [Any])?.isEmpty == true, "\(kind): \(result)")
+        #expect(result["after_rm"] as? [String] == ["fresh", "other"], "\(kind): \(result)")
+        #expect(result["load_missing"] as? String == "[50@0] {load} No such playlist", "\(kind): \(result)")
+    }
+
+    /// Each result as sorted-key JSON text; `last-modified` of a playlist as its shape,
+    /// `duration` of a track dropped (qplay gives the decoded length without the encoder's
+    /// delay and padding, as in MPDDifferentialTests).
+    static func pythonComparable(_ result: [String: Any]) throws -> [String: String] {
+        func normalised(_ value: Any) -> Any {
+            if let list = value as? [Any] { return list.map(normalised) }
+            guard var fields = value as? [String: Any] else { return value }
+            if fields["playlist"] != nil, let date = fields["last-modified"] as? String {
+                let shaped = date.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil
+                fields["last-modified"] = shaped ? "<date>" : date
+            }
+            if fields["file"] != nil, let duration = fields["duration"] as? String {
+                let shaped = duration.range(of: #"^\d+\.\d{3}$"#, options: .regularExpression) != nil
+                fields["duration"] = shaped ? "<seconds>" : duration
+            }
+            return fields
+        }
+        var texts: [String: String] = [:]
+        for (key, value) in result {
+            let data = try JSONSerialization.data(
+                withJSONObject: [normalised(value)], options: [.sortedKeys, .fragmentsAllowed])
+            texts[key] = String(decoding: data, as: UTF8.self)
+        }
+        return texts
+    }
+}
