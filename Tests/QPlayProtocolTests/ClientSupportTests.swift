@@ -35,6 +35,20 @@ struct ClientSupportTests {
         #expect(throws: WhereExpression.ParseError.unknownProperty("mood")) { try WhereExpression.parse("mood=happy") }
     }
 
+    @Test func whereExpressionsOnListeningFigures() throws {
+        #expect(try WhereExpression.parse("rating>=4") == Predicate(.rating, .ge, "4"))
+        #expect(try WhereExpression.parse("plays=0") == Predicate(.plays, .eq, "0"))
+        #expect(try WhereExpression.parse("skips>3") == Predicate(.skips, .gt, "3"))
+        #expect(try WhereExpression.parse("plays<=10") == Predicate(.plays, .le, "10"))
+        #expect(try WhereExpression.parse("rating<2") == Predicate(.rating, .lt, "2"))
+        #expect(try WhereExpression.parse("added<30d") == Predicate(.added, .within, "30d"))
+        #expect(try WhereExpression.parse("last_played>90d") == Predicate(.lastPlayed, .before, "90d"))
+        #expect(try WhereExpression.parse("Last-Played>2w") == Predicate(.lastPlayed, .before, "2w"))
+        for bad in ["rating~4", "plays=x", "plays=-1", "plays>=", "added=30d", "added<30", "added<30y", "title<x", "added<d"] {
+            #expect(throws: WhereExpression.ParseError.self, "\(bad)") { try WhereExpression.parse(bad) }
+        }
+    }
+
     @Test func timeText() {
         #expect(TimeText.format(0) == "0:00")
         #expect(TimeText.format(59.9) == "0:59")

@@ -1,3 +1,4 @@
+import Foundation
 import QPlayProtocol
 import Testing
 
@@ -147,5 +148,40 @@ struct RequestTests {
             #"{"cmd":"search","args":{"where":[{"property":"album_artist","op":"equals","value":"X"},{"property":"path","op":"contains","value":"/"}]}}"#
         )
         #expect(decoded == .search(where: [Predicate(.albumArtist, .equals, "X"), Predicate(.path, .contains, "/")], limit: nil))
+    }
+
+    @Test func figurePredicatesDecodeAndEncode() throws {
+        let decoded = try command(
+            #"{"cmd":"search","args":{"where":[{"property":"rating","op":"ge","value":4},{"property":"plays","op":"eq","value":0.0},{"property":"last_played","op":"before","value":"90d"},{"property":"added","op":"within","value":"4w"}]}}"#
+        )
+        let predicates = [
+            Predicate(.rating, .ge, "4"), Predicate(.plays, .eq, "0"), Predicate(.lastPlayed, .before, "90d"),
+            Predicate(.added, .within, "4w"),
+        ]
+        #expect(decoded == .search(where: predicates, limit: nil))
+        #expect(predicates[2].ageSeconds == 90 * 86_400 && predicates[3].ageSeconds == 4 * 604_800)
+        // A count goes back on the wire as a number, in requests and in stored alarms alike.
+        let line = String(decoding: try JSONEncoder().encode(predicates[0]), as: UTF8.self)
+        #expect(line.contains(#""value":4"#), "\(line)")
+        #expect(try JSONDecoder().decode(Predicate.self, from: Data(line.utf8)) == predicates[0])
+    }
+
+    @Test(arguments: [
+        (#"{"property":"rating","op":"contains","value":"4"}"#, "`op` for rating must be \"eq\", \"lt\", \"gt\", \"le\" or \"ge\""),
+        (#"{"property":"plays","op":"eq","value":"4"}"#, "must be a whole number"),
+        (#"{"property":"plays","op":"eq","value":-1}"#, "must be a whole number"),
+        (#"{"property":"skips","op":"gt","value":2.5}"#, "must be a whole number"),
+        (#"{"property":"added","op":"within","value":30}"#, "must be an age like"),
+        (#"{"property":"added","op":"within","value":"30y"}"#, "must be an age like"),
+        (#"{"property":"last_played","op":"ge","value":"30d"}"#, "`op` for last_played must be \"within\" or \"before\""),
+        (#"{"property":"title","op":"ge","value":"x"}"#, "`op` for title must be \"contains\" or \"equals\""),
+    ])
+    func badFigurePredicatesAreNamed(predicate: String, message: String) throws {
+        let result = decode(#"{"cmd":"search","args":{"where":["# + predicate + "]}}")
+        guard case .failure(let error) = result else {
+            Issue.record("\(predicate) decoded")
+            return
+        }
+        #expect("\(error)".contains(message), "\(error)")
     }
 }

@@ -48,20 +48,32 @@ enum StatusFormatFuzz {
     static func checkWhere(_ text: String) {
         do throws(WhereExpression.ParseError) {
             let predicate = try WhereExpression.parse(text)
-            guard let split = text.firstIndex(where: { $0 == "=" || $0 == "~" }) else {
-                fuzzCheck(false, "\(text.debugDescription) parsed without an operator")
-                return
+            switch predicate.property.kind {
+            case .text:
+                // A text's value is everything after the first operator symbol, exactly.
+                guard let split = text.firstIndex(where: { $0 == "=" || $0 == "~" }) else {
+                    fuzzCheck(false, "\(text.debugDescription) parsed without an operator")
+                    return
+                }
+                fuzzCheck(predicate.value == String(text[text.index(after: split)...]),
+                    "\(text.debugDescription) gave the value \(predicate.value.debugDescription)")
+                fuzzCheck(predicate.comparison == (text[split] == "=" ? .equals : .contains),
+                    "\(text.debugDescription) gave \(predicate.comparison)")
+            case .count:
+                fuzzCheck(predicate.count != nil && text.hasSuffix(predicate.value.drop { $0 == "0" && predicate.value.count > 1 }),
+                    "\(text.debugDescription) gave the count \(predicate.value.debugDescription)")
+            case .time:
+                fuzzCheck(predicate.ageSeconds != nil && text.hasSuffix(predicate.value),
+                    "\(text.debugDescription) gave the age \(predicate.value.debugDescription)")
             }
-            fuzzCheck(predicate.value == String(text[text.index(after: split)...]),
-                "\(text.debugDescription) gave the value \(predicate.value.debugDescription)")
-            fuzzCheck(predicate.comparison == (text[split] == "=" ? .equals : .contains),
-                "\(text.debugDescription) gave \(predicate.comparison)")
         } catch {
             switch error {
             case .noOperator(let quoted):
-                fuzzCheck(quoted == text && !text.contains("=") && !text.contains("~"), "no operator in \(text.debugDescription)")
+                fuzzCheck(quoted == text, "no operator in \(text.debugDescription)")
             case .unknownProperty(let name):
                 fuzzCheck(text.hasPrefix(name), "unknown property \(name.debugDescription)")
+            case .badOperator(let name, _), .badValue(let name, _, _):
+                fuzzCheck(SearchProperty(rawValue: name) != nil, "an error about \(name.debugDescription), no property")
             }
             fuzzCheck(!error.description.isEmpty, "an error without a message")
         }

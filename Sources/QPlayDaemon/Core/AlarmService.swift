@@ -191,7 +191,7 @@ actor AlarmService {
     private func tracks(for selection: AlarmSelection) throws -> [QPlayModel.Track] {
         switch selection {
         case .query(let predicates):
-            return Array(try index.search(Query(predicates.map(QPlayLibrary.Predicate.init))))
+            return Array(try index.search(Query(predicates)))
         case .ids(let ids):
             let found = try index.tracks(ids: ids)
             return ids.compactMap { id in found.first { $0.id == id } }

@@ -57,7 +57,7 @@ struct CommandDispatcher: RequestHandler {
                     tracks: stats.tracks, artists: stats.artists, albums: stats.albums,
                     lastScan: stats.lastScan.map(ScanTotals.init), uptime: seconds(since: startedAt)))
         case .search(let predicates, let limit):
-            let query = Query(predicates.map(QPlayLibrary.Predicate.init))
+            let query = Query(predicates)
             let tracks = try index.search(query, limit: limit)
             memory.queryAnswered()
             return .success(SearchResult(tracks: tracks.map(QPlayProtocol.Track.init)))
@@ -208,7 +208,7 @@ struct CommandDispatcher: RequestHandler {
         let index = library.index
         switch source {
         case .query(let predicates):
-            let tracks = try index.search(Query(predicates.map(QPlayLibrary.Predicate.init)))
+            let tracks = try index.search(Query(predicates))
             memory.queryAnswered()
             guard !tracks.isEmpty else { throw ProtocolError.noMatch("no track matches \(describe(predicates))") }
             return Array(tracks)

@@ -158,13 +158,39 @@ extension QPlayProtocol.ButtonAction {
     }
 }
 
-extension QPlayLibrary.Predicate {
+extension Query {
+    /// The wire's predicates (already checked when the request was read): texts become
+    /// the library's text predicates, counts and ages its figure predicates.
+    init(_ predicates: [QPlayProtocol.Predicate]) {
+        var texts: [QPlayLibrary.Predicate] = []
+        var figures: [FigurePredicate] = []
+        for predicate in predicates {
+            // Both modules spell the properties the same (docs/PROTOCOL.md, Types).
+            if let property = QPlayLibrary.SearchProperty(rawValue: predicate.property.rawValue) {
+                texts.append(
+                    QPlayLibrary.Predicate(
+                        property, predicate.comparison == .equals ? .equals : .contains, predicate.value))
+            } else if let property = FigureProperty(rawValue: predicate.property.rawValue) {
+                figures.append(FigurePredicate(property, FigurePredicate.Test(predicate)))
+            }
+        }
+        self.init(texts, figures: figures)
+    }
+}
+
+extension FigurePredicate.Test {
     init(_ predicate: QPlayProtocol.Predicate) {
-        // Both modules spell the properties and comparisons the same (docs/PROTOCOL.md, Types).
-        self.init(
-            property: QPlayLibrary.SearchProperty(rawValue: predicate.property.rawValue) ?? .title,
-            comparison: QPlayLibrary.Comparison(rawValue: predicate.comparison.rawValue) ?? .contains,
-            value: predicate.value)
+        let count = predicate.count ?? 0
+        let age = predicate.ageSeconds ?? 0
+        switch predicate.comparison {
+        case .lt: self = .less(count)
+        case .gt: self = .greater(count)
+        case .le: self = .lessOrEqual(count)
+        case .ge: self = .greaterOrEqual(count)
+        case .within: self = .within(seconds: age)
+        case .before: self = .before(seconds: age)
+        case .eq, .contains, .equals: self = .equal(count)
+        }
     }
 }
 

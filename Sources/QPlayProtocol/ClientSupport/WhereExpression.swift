@@ -1,8 +1,12 @@
-/// `qplay --where` expressions: `artist=Beyoncé` (equals), `album~live` (contains).
+/// `qplay --where` expressions: `artist=Beyoncé` (equals), `album~live` (contains);
+/// counts `rating>=4`, `plays=0`, `skips>3` (`=`, `<`, `>`, `<=`, `>=`); ages
+/// `added<30d` (within the last 30 days), `last_played>90d` (longer ago, or never).
 public enum WhereExpression {
     public enum ParseError: Error, Equatable, CustomStringConvertible {
         case noOperator(String)
         case unknownProperty(String)
+        case badOperator(property: String, allowed: String)
+        case badValue(property: String, value: String, wanted: String)
 
         public var description: String {
             switch self {
@@ -11,21 +15,52 @@ public enum WhereExpression {
             case .unknownProperty(let name):
                 "unknown property \"\(name)\"; properties: "
                     + SearchProperty.allCases.map(\.rawValue).joined(separator: ", ")
+            case .badOperator(let property, let allowed):
+                "\(property) takes \(allowed)"
+            case .badValue(let property, let value, let wanted):
+                "\(property): \"\(value)\" is not \(wanted)"
             }
         }
     }
 
-    /// The property name is what comes before the first `=` or `~`.
+    /// The property name is the leading run of letters, `_` and `-`; the operator follows it.
     public static func parse(_ text: String) throws(ParseError) -> Predicate {
-        guard let split = text.firstIndex(where: { $0 == "=" || $0 == "~" }) else {
-            throw .noOperator(text)
+        let nameEnd = text.firstIndex { !($0.isLetter || $0 == "_" || $0 == "-") } ?? text.endIndex
+        let rest = text[nameEnd...]
+        let operators = ["<=", ">=", "=", "~", "<", ">"]
+        guard let symbol = operators.first(where: { rest.hasPrefix($0) }) else { throw .noOperator(text) }
+        let written = String(text[..<nameEnd])
+        let name = written.lowercased().map { $0 == "-" ? "_" : $0 }
+        let aliases = ["albumartist": "album_artist", "file": "path", "lastplayed": "last_played"]
+        guard let property = SearchProperty(rawValue: aliases[String(name)] ?? String(name)) else {
+            throw .unknownProperty(written)
         }
-        let name = String(text[..<split].lowercased().map { $0 == "-" ? "_" : $0 })
-        let aliases = ["albumartist": "album_artist", "file": "path"]
-        guard let property = SearchProperty(rawValue: aliases[name] ?? name) else {
-            throw .unknownProperty(String(text[..<split]))
+        let value = String(rest.dropFirst(symbol.count))
+        switch property.kind {
+        case .text:
+            guard symbol == "=" || symbol == "~" else {
+                throw .badOperator(property: property.rawValue, allowed: "= (equals) or ~ (contains)")
+            }
+            return Predicate(property, symbol == "=" ? .equals : .contains, value)
+        case .count:
+            let comparisons: [String: Comparison] = ["=": .eq, "<": .lt, ">": .gt, "<=": .le, ">=": .ge]
+            guard let comparison = comparisons[symbol] else {
+                throw .badOperator(property: property.rawValue, allowed: "=, <, >, <= or >=")
+            }
+            guard value.allSatisfy(\.isASCII), let number = Int(value), number >= 0, number <= 1_000_000_000 else {
+                throw .badValue(property: property.rawValue, value: value, wanted: "a whole number")
+            }
+            return Predicate(property, comparison, String(number))
+        case .time:
+            guard symbol == "<" || symbol == ">" else {
+                throw .badOperator(
+                    property: property.rawValue, allowed: "< (within an age, e.g. <30d) or > (longer ago, or never)")
+            }
+            guard Predicate.seconds(ofAge: value) != nil else {
+                throw .badValue(
+                    property: property.rawValue, value: value, wanted: "an age like 30d (units s, m, h, d, w)")
+            }
+            return Predicate(property, symbol == "<" ? .within : .before, value)
         }
-        let comparison: Comparison = text[split] == "=" ? .equals : .contains
-        return Predicate(property, comparison, String(text[text.index(after: split)...]))
     }
 }
