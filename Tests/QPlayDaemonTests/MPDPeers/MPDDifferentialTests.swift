@@ -149,7 +149,7 @@ struct MPDDifferentialTests {
         .init(
             request: "commands", leeway: .wholeResponse,
             reason: "qplay implements the commands MPD clients use (and lists noidle, which MPD leaves out);"
-                + " stickers, partitions, outputs switching, mounts, messages, priorities are not there"),
+                + " partitions, outputs switching, mounts, messages, priorities are not there"),
         .init(
             request: "decoders", leeway: .wholeResponse,
             reason: "qplay's decoders (libmpg123 for MP1/2/3, libFLAC, libvorbisfile, libopusfile, FFmpeg) against MPD's"
