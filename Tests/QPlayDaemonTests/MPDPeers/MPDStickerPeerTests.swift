@@ -258,6 +258,15 @@ struct MPDStickerPeerTests {
             #expect(
                 try again.mpd("sticker list \(song)")
                     == ["sticker: lastPlayed=\(seconds)", "sticker: playCount=1", "sticker: rating=10", "OK"])
+
+            // A rescan that reads the file again keeps its track id, and so its stickers.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(5)],
+                ofItemAtPath: library.appending("Various/Straße.mp3").string)
+            let scan = try daemon.client().ok("update", ["wait": true])
+            #expect(scan["updated"] as? Int == 1, "\(scan)")
+            #expect(try again.mpd("sticker list song \"Various/Straße.mp3\"") == ["sticker: keep=me", "OK"])
+            #expect(try again.mpd("sticker find song Various keep = me") == ["file: Various/Straße.mp3", "sticker: keep=me", "OK"])
         }
     }
 
