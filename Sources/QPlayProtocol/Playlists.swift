@@ -21,6 +21,8 @@ public enum PlaylistCommand: Sendable, Hashable {
     case move(name: String, from: Int, to: Int)
     case rename(name: String, to: String)
     case delete(name: String)
+    /// Stores a smart playlist (a query), replacing a smart playlist of that name.
+    case smartSave(name: String, rule: SmartPlaylistRule)
 
     public var name: String {
         switch self {
@@ -33,12 +35,13 @@ public enum PlaylistCommand: Sendable, Hashable {
         case .move: "playlist_move"
         case .rename: "playlist_rename"
         case .delete: "playlist_delete"
+        case .smartSave: "smart_save"
         }
     }
 
     public static let names = [
         "playlist_list", "playlist_show", "playlist_save", "playlist_load", "playlist_add", "playlist_remove",
-        "playlist_move", "playlist_rename", "playlist_delete",
+        "playlist_move", "playlist_rename", "playlist_delete", "smart_save",
     ]
 
     public var arguments: [String: JSONValue]? {
@@ -59,6 +62,10 @@ public enum PlaylistCommand: Sendable, Hashable {
         case .move(let name, let from, let to):
             return ["name": .string(name), "from": .integer(Int64(from)), "to": .integer(Int64(to))]
         case .rename(let name, let to): return ["name": .string(name), "to": .string(to)]
+        case .smartSave(let name, let rule):
+            var args = rule.arguments
+            args["name"] = .string(name)
+            return args
         }
     }
 
@@ -115,6 +122,9 @@ public enum PlaylistCommand: Sendable, Hashable {
             guard let to = try reader.string("to") else { throw .badRequest("playlist_rename: needs `to`") }
             try ArgumentReader.rejectNUL(to, command: command, argument: "`to`")
             return .rename(name: name, to: to)
+        case "smart_save":
+            try reader.allowOnly(["name", "where", "sort", "order", "limit"])
+            return .smartSave(name: name, rule: try SmartPlaylistRule.parse(reader))
         default:
             try reader.allowOnly(["name"])
             return .delete(name: name)
@@ -122,7 +132,7 @@ public enum PlaylistCommand: Sendable, Hashable {
     }
 }
 
-/// One playlist in the `playlist_list` result.
+/// One playlist in the `playlist_list` result: a playlist file or a smart playlist.
 public struct PlaylistSummary: Sendable, Hashable, Codable {
     public var name: String
     /// Lines that name a track of the library.
@@ -131,15 +141,20 @@ public struct PlaylistSummary: Sendable, Hashable, Codable {
     public var missing: Int
     /// The file's modification time, ISO 8601 UTC.
     public var modified: String
-    /// Always false: a stored query is not a file.
+    /// A smart playlist: `tracks` is what its query finds now, `missing` 0.
     public var smart: Bool
+    /// A smart playlist's query; absent for a playlist file.
+    public var rule: SmartPlaylistRule?
 
-    public init(name: String, tracks: Int, missing: Int, modified: String, smart: Bool = false) {
+    public init(
+        name: String, tracks: Int, missing: Int, modified: String, smart: Bool = false, rule: SmartPlaylistRule? = nil
+    ) {
         self.name = name
         self.tracks = tracks
         self.missing = missing
         self.modified = modified
         self.smart = smart
+        self.rule = rule
     }
 }
 

@@ -18,7 +18,7 @@ struct AlarmCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Days it rings on: mon-fri, sat,sun, daily…", valueName: "DAYS")) var days: String?
     @Option(
         name: .customLong("where"),
-        help: ArgumentHelp("PROPERTY=VALUE (equals) or PROPERTY~VALUE (contains); repeatable.", valueName: "EXPR"))
+        help: ArgumentHelp(WhereExpression.help, valueName: "EXPR"))
     var expressions: [String] = []
     @Option(name: .customLong("id"), help: ArgumentHelp("A track id; repeatable.", valueName: "N"))
     var ids: [Int64] = []

@@ -42,7 +42,8 @@ struct LoadCommand: ParsableCommand {
 /// `qplay playlists`: every stored playlist with its track count.
 struct PlaylistsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "playlists", abstract: "List the stored playlists: name, tracks, missing lines.")
+        commandName: "playlists",
+        abstract: "List the stored playlists: name, tracks, missing lines; smart ones with their query.")
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
@@ -51,6 +52,7 @@ struct PlaylistsCommand: ParsableCommand {
             for playlist in try response.result(as: PlaylistList.self).playlists {
                 var line = "\(playlist.name)  \(playlist.tracks) \(playlist.tracks == 1 ? "track" : "tracks")"
                 if playlist.missing > 0 { line += ", \(playlist.missing) missing" }
+                if let rule = playlist.rule { line += "  (smart: \(SmartRuleText.describe(rule)))" }
                 Output.line(line)
             }
         }

@@ -38,7 +38,7 @@ struct QPlay: ParsableCommand {
             // Play counts and ratings
             RateCommand.self,
             // Stored playlists
-            SaveCommand.self, LoadCommand.self, PlaylistsCommand.self, PlaylistCommandLine.self,
+            SaveCommand.self, LoadCommand.self, PlaylistsCommand.self, PlaylistCommandLine.self, SmartCommand.self,
         ])
 
     static func main() {

@@ -8,7 +8,7 @@ struct TrackSelection: ParsableArguments {
 
     @Option(
         name: .customLong("where"),
-        help: ArgumentHelp("PROPERTY=VALUE (equals) or PROPERTY~VALUE (contains); repeatable.", valueName: "EXPR"))
+        help: ArgumentHelp(WhereExpression.help, valueName: "EXPR"))
     var expressions: [String] = []
 
     func predicates() throws -> [Predicate] {

@@ -14,12 +14,11 @@ enum MPDPlaylistCommands {
         },
         MPDCommand("listplaylistinfo", arguments: 1...1) { call in
             let playlist = try reading(call, call[0])
-            let tracks = try playlist.tracks(in: call.context.index)
-            for (entry, track) in zip(playlist.entries, tracks) {
+            for (path, track) in zip(playlist.paths, playlist.tracks) {
                 if let track {
                     MPDSongWriter.write(track, tags: call.settings.tags, into: &call.response)
                 } else {
-                    call.response.field("file", entry.path)
+                    call.response.field("file", path)
                 }
             }
         },
@@ -27,8 +26,7 @@ enum MPDPlaylistCommands {
             let playlist = try reading(call, call[0])
             let range = try call.argument(1).map { text throws(MPDError) in try MPDRange.parse(text) } ?? .all
             let position = call.argument(2)
-            let tracks = try playlist.tracks(in: call.context.index)[range.clamped(to: playlist.entries.count)]
-                .compactMap { $0 }
+            let tracks = playlist.tracks[range.clamped(to: playlist.tracks.count)].compactMap { $0 }
             try await load(tracks, at: position, call)
         },
         // MPD 0.23 takes one argument and words any other count so; 0.24 added the mode.
@@ -55,10 +53,16 @@ enum MPDPlaylistCommands {
             }
         },
         MPDCommand("rm", arguments: 1...1) { call in
-            try changing { () throws(PlaylistError) in try call.context.playlists.delete(call[0]) }
+            try changing { () throws(PlaylistError) in
+                try refusingSmart(call[0], call)
+                try call.context.playlists.delete(call[0])
+            }
         },
         MPDCommand("rename", arguments: 2...2) { call in
-            try changing(exists: "Playlist exists already") { () throws(PlaylistError) in try call.context.playlists.rename(call[0], to: call[1]) }
+            try changing(exists: "Playlist exists already") { () throws(PlaylistError) in
+                try refusingSmart(call[0], call)
+                try call.context.playlists.rename(call[0], to: call[1])
+            }
         },
         MPDCommand("playlistclear", arguments: 1...1) { call in
             try changing { () throws(PlaylistError) in try call.context.playlists.edit(call[0]) { playlist throws(PlaylistError) in playlist.entries = [] } }
@@ -115,14 +119,20 @@ enum MPDPlaylistCommands {
 
     /// The playlist `name` for reading: a name that could not be a playlist's is simply
     /// not there.
-    private static func reading(_ call: MPDCall, _ name: String) throws -> StoredPlaylist {
+    private static func reading(_ call: MPDCall, _ name: String) throws -> PlaylistContents {
         do {
-            return try call.context.playlists.read(name)
-        } catch .badName, .notFound {
+            return try call.context.playlists.contents(name, index: call.context.index)
+        } catch PlaylistError.badName, PlaylistError.notFound {
             throw MPDError(.noExist, "No such playlist")
-        } catch {
+        } catch let error as PlaylistError {
             throw translate(error)
         }
+    }
+
+    /// Smart playlists are qplay's: MPD clients read and load them, and change none
+    /// (not even a removal or a new name).
+    private static func refusingSmart(_ name: String, _ call: MPDCall) throws(PlaylistError) {
+        if try call.context.playlists.file(of: name)?.smart == true { throw .readOnly }
     }
 
     /// Runs a change, its errors in MPD's words (`rename` words `exists` its own way).
@@ -147,6 +157,7 @@ enum MPDPlaylistCommands {
         case .badPosition: MPDError(.argument, "Bad position")
         case .badRange: MPDError(.argument, "Bad range")
         case .storage(let reason): MPDError(.system, reason)
+        case .readOnly: MPDError(.permission, "Smart playlists are read-only here; qplay changes them")
         }
     }
 

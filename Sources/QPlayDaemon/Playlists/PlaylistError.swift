@@ -9,6 +9,8 @@ enum PlaylistError: Error, Sendable, Equatable {
     case badIndex
     case badPosition
     case badRange
+    /// An edit of a smart playlist: its tracks are what its query finds.
+    case readOnly
     /// The folder or a file could not be read or written (the reason).
     case storage(String)
 }

@@ -25,20 +25,20 @@ struct PlaylistRequests {
         case .list:
             var summaries: [PlaylistSummary] = []
             for file in try store.list() {
-                let found = try store.read(file.name).tracks(in: index)
-                let known = found.count { $0 != nil }
+                let found = try store.contents(file, index: index)
+                let known = found.tracks.count { $0 != nil }
                 summaries.append(
                     PlaylistSummary(
-                        name: file.name, tracks: known, missing: found.count - known,
-                        modified: MPDSongWriter.isoDate(nanoseconds: file.modified * 1_000_000_000)))
+                        name: file.name, tracks: known, missing: found.tracks.count - known,
+                        modified: MPDSongWriter.isoDate(nanoseconds: file.modified * 1_000_000_000), smart: file.smart,
+                        rule: found.rule))
             }
             return .success(PlaylistList(playlists: summaries))
         case .show(let name):
-            let playlist = try store.read(name)
-            let found = try playlist.tracks(in: index)
-            let entries = zip(playlist.entries, found).enumerated().map { position, pair in
+            let found = try store.contents(name, index: index)
+            let entries = zip(found.paths, found.tracks).enumerated().map { position, pair in
                 PlaylistEntry(
-                    position: position, path: pair.0.path, missing: pair.1 == nil, track: pair.1.map(QPlayProtocol.Track.init))
+                    position: position, path: pair.0, missing: pair.1 == nil, track: pair.1.map(QPlayProtocol.Track.init))
             }
             return .success(PlaylistShow(name: name, entries: entries))
         case .save(let name, let mode):
@@ -51,7 +51,7 @@ struct PlaylistRequests {
             }
             return .empty
         case .load(let name, let position):
-            let found = try store.read(name).tracks(in: index)
+            let found = try store.contents(name, index: index).tracks
             let loading = found.compactMap { $0 }
             let missing = found.count - loading.count
             guard !loading.isEmpty else { return .success(PlaylistLoaded(added: 0, missing: missing, started: false)) }
@@ -82,6 +82,9 @@ struct PlaylistRequests {
         case .delete(let name):
             try store.delete(name)
             return .empty
+        case .smartSave(let name, let rule):
+            try store.saveSmart(name, rule.storedText)
+            return .empty
         }
     }
 
@@ -94,6 +97,8 @@ struct PlaylistRequests {
         case .exists: return .exists("\(name): a playlist of that name exists")
         case .badIndex, .badPosition, .badRange: return .badRequest("\(name): a position is outside the playlist")
         case .storage(let reason): return .unavailable(reason)
+        case .readOnly:
+            return .badRequest("\(name): a smart playlist's tracks are what its query finds; change the query with smart_save")
         }
     }
 }

@@ -8,7 +8,8 @@ import Glibc
 
 /// The folder of stored playlists (`playlist_directory`): `NAME.m3u` files, as MPD keeps
 /// them, so one folder serves MPD and qplay; `NAME.m3u8` files are read too (MPD lists
-/// only `.m3u`). Every call reads the folder anew, so files another program wrote are
+/// only `.m3u`); smart playlists are `NAME.smart` (their query as JSON, which MPD
+/// ignores), read-only to every edit but `smart_save`, rename and delete. Every call reads the folder anew, so files another program wrote are
 /// seen at the next command. Edits are read-modify-write under one lock, and every file
 /// is written whole to a temporary file that is then renamed over the old one: a reader
 /// (MPD, a crash) never sees half a playlist.
@@ -19,6 +20,7 @@ final class PlaylistStore: Sendable {
         var file: FilePath
         /// The file's modification time, seconds since 1970.
         var modified: Int64
+        var smart: Bool { file.string.hasSuffix(PlaylistStore.smartSuffix) }
     }
 
     let folder: FilePath
@@ -71,7 +73,9 @@ final class PlaylistStore: Sendable {
         return files
     }
 
-    static let suffixes = [".m3u", ".m3u8"]
+    /// Every suffix, in the order a name is looked up.
+    static let suffixes = [".m3u", ".m3u8", smartSuffix]
+    static let smartSuffix = ".smart"
 
     /// Every playlist, by name (`.m3u` before an `.m3u8` of the same name). A missing
     /// folder is an empty one.
@@ -106,19 +110,34 @@ final class PlaylistStore: Sendable {
         return nil
     }
 
+    /// A playlist file's lines; `readOnly` for a smart playlist (see `contents`).
     func read(_ name: String) throws(PlaylistError) -> StoredPlaylist {
         guard let summary = try file(of: name) else { throw .notFound }
-        return try read(summary.file)
+        return try read(summary)
     }
 
-    private func read(_ path: FilePath) throws(PlaylistError) -> StoredPlaylist {
-        let data: Data
+    private func read(_ summary: Summary) throws(PlaylistError) -> StoredPlaylist {
+        guard !summary.smart else { throw .readOnly }
+        return StoredPlaylist.parse(
+            String(decoding: try bytes(of: summary.file), as: UTF8.self), musicDirectory: musicDirectory.string)
+    }
+
+    func bytes(of path: FilePath) throws(PlaylistError) -> Data {
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path.string))
+            return try Data(contentsOf: URL(fileURLWithPath: path.string))
         } catch {
             throw .storage("cannot read \(path): \(error.localizedDescription)")
         }
-        return StoredPlaylist.parse(String(decoding: data, as: UTF8.self), musicDirectory: musicDirectory.string)
+    }
+
+    /// Writes smart playlist `name` (its query as `text`), over a smart playlist of that
+    /// name; `exists` when a playlist file has the name.
+    func saveSmart(_ name: String, _ text: String) throws(PlaylistError) {
+        try lock.withLock { _ throws(PlaylistError) in
+            if let existing = try file(of: name), !existing.smart { throw PlaylistError.exists }
+            try write(Array(text.utf8), to: folder.appending(name + Self.smartSuffix))
+        }
+        changed()
     }
 
     /// Writes a new playlist; `exists` when one of that name is there.
@@ -133,8 +152,9 @@ final class PlaylistStore: Sendable {
     /// Replaces playlist `name` (its own file, `.m3u8` too), or writes it new.
     func replace(_ name: String, _ playlist: StoredPlaylist) throws(PlaylistError) {
         try lock.withLock { _ throws(PlaylistError) in
-            let path = try file(of: name)?.file ?? folder.appending(name + ".m3u")
-            try write(playlist, to: path)
+            let existing = try file(of: name)
+            if existing?.smart == true { throw PlaylistError.readOnly }
+            try write(playlist, to: existing?.file ?? folder.appending(name + ".m3u"))
         }
         changed()
     }
@@ -148,7 +168,7 @@ final class PlaylistStore: Sendable {
         let result = try lock.withLock { _ throws(PlaylistError) -> Result in
             let existing = try file(of: name)
             guard existing != nil || creating else { throw PlaylistError.notFound }
-            var playlist = try existing.map { summary throws(PlaylistError) in try read(summary.file) } ?? StoredPlaylist()
+            var playlist = try existing.map { summary throws(PlaylistError) in try read(summary) } ?? StoredPlaylist()
             let result = try edit(&playlist)
             try write(playlist, to: existing?.file ?? folder.appending(name + ".m3u"))
             return result
@@ -173,7 +193,7 @@ final class PlaylistStore: Sendable {
         try lock.withLock { _ throws(PlaylistError) in
             guard let summary = try file(of: name) else { throw PlaylistError.notFound }
             guard try file(of: newName) == nil else { throw PlaylistError.exists }
-            let suffix = summary.file.string.hasSuffix(".m3u8") ? ".m3u8" : ".m3u"
+            let suffix = Self.suffixes.first { summary.file.string.hasSuffix($0) } ?? ".m3u"
             let target = folder.appending(newName + suffix)
             guard Glibc.rename(summary.file.string, target.string) == 0 else {
                 throw PlaylistError.storage("cannot rename \(summary.file): \(String(cString: strerror(errno)))")
@@ -186,13 +206,16 @@ final class PlaylistStore: Sendable {
 
     /// The whole text to a temporary file beside `path`, flushed, then renamed over it.
     private func write(_ playlist: StoredPlaylist, to path: FilePath) throws(PlaylistError) {
+        try write(Array(playlist.rendered().utf8), to: path)
+    }
+
+    private func write(_ bytes: [UInt8], to path: FilePath) throws(PlaylistError) {
         do {
             try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: true)
         } catch {
             throw .storage("cannot create the playlist folder \(folder): \(error.localizedDescription)")
         }
         let temporary = folder.appending(".\(path.lastComponent?.string ?? "playlist").\(getpid()).tmp")
-        let bytes = Array(playlist.rendered().utf8)
         do {
             let descriptor = try FileDescriptor.open(
                 temporary, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite, .groupRead, .otherRead])

@@ -23,6 +23,12 @@ public enum WhereExpression {
         }
     }
 
+    /// What `--where` takes, for the command-line help.
+    public static let help =
+        "PROPERTY=VALUE (equals) or PROPERTY~VALUE (contains); plays, skips, rating compared with "
+        + "=, <, >, <=, >= and a number (rating>=4); added or last_played <AGE (within) or >AGE "
+        + "(longer ago, or never), AGE like 30d (s m h d w); repeatable."
+
     /// The property name is the leading run of letters, `_` and `-`; the operator follows it.
     public static func parse(_ text: String) throws(ParseError) -> Predicate {
         let nameEnd = text.firstIndex { !($0.isLetter || $0 == "_" || $0 == "-") } ?? text.endIndex
@@ -62,5 +68,31 @@ public enum WhereExpression {
             }
             return Predicate(property, symbol == "<" ? .within : .before, value)
         }
+    }
+
+    /// A predicate written as `--where` takes it (`rating>=4`, `album~live`).
+    public static func text(of predicate: Predicate) -> String {
+        let symbol =
+            switch predicate.comparison {
+            case .equals, .eq: "="
+            case .contains: "~"
+            case .lt, .within: "<"
+            case .gt, .before: ">"
+            case .le: "<="
+            case .ge: ">="
+            }
+        return predicate.property.rawValue + symbol + predicate.value
+    }
+}
+
+/// A smart playlist's rule in a line: `rating>=4 plays>0, by rating desc, first 50`.
+public enum SmartRuleText {
+    public static func describe(_ rule: SmartPlaylistRule) -> String {
+        var parts = [rule.where.isEmpty ? "every track" : rule.where.map(WhereExpression.text).joined(separator: " ")]
+        if let sort = rule.sort {
+            parts.append("by \(sort.rawValue) \((rule.order ?? sort.defaultOrder).rawValue)")
+        }
+        if let limit = rule.limit { parts.append("first \(limit)") }
+        return parts.joined(separator: ", ")
     }
 }

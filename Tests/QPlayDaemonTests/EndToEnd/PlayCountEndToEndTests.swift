@@ -128,6 +128,27 @@ import Testing
             try daemon.start(restart)
             client = try daemon.client()
             #expect(Self.figures(try Self.tracks(client)["Count D"]) == [1, 0, 5])
+
+            // Each figure predicate, on the wire and through `--where`.
+            func titles(_ predicate: [String: Any]) throws -> [String] {
+                let result = try client.ok("search", ["where": [predicate]])
+                return (result["tracks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }.sorted()
+            }
+            #expect(try titles(["property": "rating", "op": "ge", "value": 4]) == ["Count D"])
+            #expect(try titles(["property": "rating", "op": "lt", "value": 4]) == ["Count A", "Count B", "Count C"])
+            #expect(try titles(["property": "plays", "op": "eq", "value": 0]) == ["Count A", "Count B"])
+            #expect(try titles(["property": "plays", "op": "gt", "value": 0]) == ["Count C", "Count D"])
+            #expect(try titles(["property": "skips", "op": "ge", "value": 1]) == ["Count B"])
+            #expect(try titles(["property": "skips", "op": "le", "value": 0]) == ["Count A", "Count C", "Count D"])
+            #expect(try titles(["property": "last_played", "op": "within", "value": "1h"]) == ["Count C", "Count D"])
+            #expect(try titles(["property": "last_played", "op": "before", "value": "1h"]) == ["Count A", "Count B"])
+            #expect(try titles(["property": "added", "op": "within", "value": "1d"]).count == 4)
+            #expect(try titles(["property": "added", "op": "before", "value": "1d"]).isEmpty)
+            #expect(try daemon.qplayOK("search", "--where", "rating>=4").contains("Count D"))
+            let unplayed = try daemon.qplayOK("search", "--where", "plays=0", "--where", "skips>0")
+            #expect(unplayed.contains("Count B") && !unplayed.contains("Count A"), "\(unplayed)")
+            #expect(try daemon.qplayOK("search", "--where", "last_played>90d", "--where", "added<30d").contains("Count A"))
+            #expect(try daemon.qplay("search", "--where", "plays>=x").status != 0)
         }
     }
 }
