@@ -25,7 +25,13 @@ struct PlaylistRequests {
         case .list:
             var summaries: [PlaylistSummary] = []
             for file in try store.list() {
-                let found = try store.contents(file, index: index)
+                // A smart playlist file that holds no rule (edited by hand) is listed
+                // empty and without one: the others still list. Showing or loading it
+                // names what is wrong.
+                let found =
+                    file.smart
+                    ? ((try? store.contents(file, index: index)) ?? PlaylistContents(paths: [], tracks: []))
+                    : try store.contents(file, index: index)
                 let known = found.tracks.count { $0 != nil }
                 summaries.append(
                     PlaylistSummary(

@@ -90,7 +90,7 @@ public enum SmartRuleText {
     public static func describe(_ rule: SmartPlaylistRule) -> String {
         var parts = [rule.where.isEmpty ? "every track" : rule.where.map(WhereExpression.text).joined(separator: " ")]
         if let sort = rule.sort {
-            parts.append("by \(sort.rawValue) \((rule.order ?? sort.defaultOrder).rawValue)")
+            parts.append(sort == .random ? "in random order" : "by \(sort.rawValue) \((rule.order ?? sort.defaultOrder).rawValue)")
         }
         if let limit = rule.limit { parts.append("first \(limit)") }
         return parts.joined(separator: ", ")

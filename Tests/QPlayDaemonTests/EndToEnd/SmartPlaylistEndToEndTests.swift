@@ -106,6 +106,10 @@ import Testing
             let broken = try client.request("playlist_show", ["name": "Broken"])
             #expect(code(broken) == "unavailable", "\(broken)")
             #expect(try client.ok("playlist_show", ["name": "Plain"])["entries"] != nil)
+            listed = try client.ok("playlist_list")["playlists"] as? [[String: Any]] ?? []
+            let entry = listed.first { $0["name"] as? String == "Broken" }
+            #expect(entry?["smart"] as? Bool == true && entry?["tracks"] as? Int == 0 && entry?["rule"] == nil, "\(listed)")
+            #expect(listed.count == 4)
         }
     }
 }
