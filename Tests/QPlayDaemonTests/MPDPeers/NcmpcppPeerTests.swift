@@ -4,7 +4,9 @@ import Testing
 
 /// ncmpcpp (0.9.2), a full-screen client, in a detached tmux of its own (`-L`, so no
 /// other tmux server is touched) against the real MPD and qplayd's MPD frontend: it
-/// connects, its playlist view shows the playing track, and its `p` key pauses.
+/// connects, its playlist view shows the playing track, and its `p` key pauses; the queue
+/// saved from it and stored playlists changed in its playlist editor show on its screen
+/// and in `mpc`'s listings.
 @Suite(.serialized, .tags(.peer), .group(.peer))
 struct NcmpcppPeerTests {
     @Test(arguments: MPDPeerKind.tested)
@@ -41,6 +43,138 @@ struct NcmpcppPeerTests {
             }
             // Its status line shows the pause once the "Connected" message has timed out.
             _ = try tmux.waitForScreen("ncmpcpp showing the pause") { $0.contains("Paused: Peer Tones \"Long Player\" (2021) - First Long") }
+            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
+        }
+    }
+}
+
+extension NcmpcppPeerTests {
+    /// The queue saved from the playlist view (`S`, a name, Enter), listed with its tracks
+    /// in the playlist editor (`5`); saved again under the same name, ncmpcpp reads
+    /// "already exists" from the ACK's code, asks, and overwrites.
+    @Test(arguments: MPDPeerKind.tested)
+    func savesQueueAndListsItInPlaylistEditor(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let playlists = TemporaryDirectory("playlists")
+        defer { playlists.remove() }
+        let files = ["Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3"]
+        let name = "Café mix"
+        try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
+            try peer.mpcLines(arguments: ["add"] + files)
+            let home = TemporaryDirectory("ncmpcpp-home")
+            defer { home.remove() }
+            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            defer { tmux.end() }
+            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
+            _ = try tmux.waitForScreen("the queue of two") { $0.contains("Playlist (2 items") && $0.contains("Morning") }
+
+            try tmux.sendKeys("S")
+            _ = try tmux.waitForScreen("the save prompt") { $0.contains("Save playlist as:") }
+            try tmux.sendKeys("-l", name)
+            try tmux.sendKeys("Enter")
+            _ = try tmux.waitForScreen("the saved message") { $0.contains("Playlist saved as \"\(name)\"") }
+            #expect(try peer.mpcLines("lsplaylists") == [name], "\(kind)")
+            #expect(try peer.mpcLines("-f", "%file%", "playlist", name) == files, "\(kind)")
+
+            try tmux.sendKeys("5")
+            let editor = try tmux.waitForScreen("the playlist editor with the saved playlist") {
+                $0.contains("Playlist editor") && $0.contains("Content (2 items)")
+            }
+            let rows = editor.split(separator: "\n")
+            #expect(rows.contains { $0.hasPrefix(name + " ") && $0.contains("│Peer Tones - First Long") }, "\(kind):\n\(editor)")
+            #expect(rows.contains { $0.contains("│Test Tones - Morning") }, "\(kind):\n\(editor)")
+
+            // Saved again, over a longer queue: ncmpcpp asks only on MPD's "exists" code (56).
+            try peer.mpcLines("add", "Test Tones/Day Cycle/02 Evening.mp3")
+            try tmux.sendKeys("1")
+            _ = try tmux.waitForScreen("the queue of three") { $0.contains("Playlist (3 items") }
+            try tmux.sendKeys("S")
+            _ = try tmux.waitForScreen("the save prompt") { $0.contains("Save playlist as:") }
+            try tmux.sendKeys("-l", name)
+            try tmux.sendKeys("Enter")
+            _ = try tmux.waitForScreen("the overwrite question") { $0.contains("Playlist \"\(name)\" already exists, overwrite?") }
+            try tmux.sendKeys("y")
+            _ = try tmux.waitForScreen("the overwritten message") { $0.contains("Playlist overwritten") }
+            #expect(
+                try peer.mpcLines("-f", "%file%", "playlist", name) == files + ["Test Tones/Day Cycle/02 Evening.mp3"], "\(kind)")
+            try tmux.sendKeys("5")
+            let again = try tmux.waitForScreen("the editor with three tracks") {
+                $0.contains("Playlist editor") && $0.contains("Content (3 items)")
+            }
+            #expect(again.contains("│Test Tones - Evening"), "\(kind):\n\(again)")
+            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
+        }
+    }
+}
+
+extension NcmpcppPeerTests {
+    /// A stored playlist changed in the playlist editor: renamed (`e`, the name edited),
+    /// a track deleted from it and another moved up (`Right` to its tracks, `Delete`,
+    /// `m`), then the playlist deleted (`Left`, `Delete`, `y`); each change on the screen
+    /// and in `mpc`'s listing.
+    @Test(arguments: MPDPeerKind.tested)
+    func editsStoredPlaylistInPlaylistEditor(_ kind: MPDPeerKind) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let playlists = TemporaryDirectory("playlists")
+        defer { playlists.remove() }
+        let files = [
+            "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3",
+        ]
+        try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
+            try peer.mpcLines(arguments: ["add"] + files)
+            try peer.mpcLines("save", "Café mix")
+            try peer.mpcLines("clear")
+            let home = TemporaryDirectory("ncmpcpp-home")
+            defer { home.remove() }
+            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            defer { tmux.end() }
+            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
+            _ = try tmux.waitForScreen("the empty queue") { $0.contains("Playlist (0 items") }
+            try tmux.sendKeys("5")
+            _ = try tmux.waitForScreen("the editor with the playlist") { $0.contains("Content (3 items)") && $0.contains("Café mix ") }
+
+            // The prompt starts with the old name: three letters off, four on.
+            try tmux.sendKeys("e")
+            _ = try tmux.waitForScreen("the rename prompt") { $0.contains("Playlist: Café mix") }
+            try tmux.sendKeys("BSpace", "BSpace", "BSpace")
+            try tmux.sendKeys("-l", "tape")
+            try tmux.sendKeys("Enter")
+            // The list is read again when the server tells of the change (idle stored_playlist).
+            _ = try tmux.waitForScreen("the renamed playlist listed") {
+                $0.contains("Playlist renamed to \"Café tape\"") && $0.split(separator: "\n").contains { $0.hasPrefix("Café tape ") }
+            }
+            #expect(try peer.mpcLines("lsplaylists") == ["Café tape"], "\(kind)")
+
+            try tmux.sendKeys("Right")
+            try tmux.sendKeys("Down")
+            try tmux.sendKeys("Delete")
+            let deleted = try tmux.waitForScreen("two tracks left") { $0.contains("Content (2 items)") && $0.contains("Item(s) deleted") }
+            #expect(!deleted.contains("Morning"), "\(kind):\n\(deleted)")
+            #expect(try peer.mpcLines("-f", "%file%", "playlist", "Café tape") == [files[0], files[2]], "\(kind)")
+
+            // The cursor stays on the second row, now Evening: `m` moves it above First Long.
+            try tmux.sendKeys("m")
+            _ = try tmux.waitForScreen("Evening above First Long") { screen in
+                let rows = screen.split(separator: "\n")
+                guard let evening = rows.firstIndex(where: { $0.contains("│Test Tones - Evening") }),
+                    let first = rows.firstIndex(where: { $0.contains("│Peer Tones - First Long") })
+                else { return false }
+                return evening < first
+            }
+            try waitUntil("\(kind) moving Evening up") {
+                try peer.mpcLines("-f", "%file%", "playlist", "Café tape") == [files[2], files[0]]
+            }
+
+            try tmux.sendKeys("Left")
+            try tmux.sendKeys("Delete")
+            _ = try tmux.waitForScreen("the delete question") { $0.contains("Delete playlist \"Café tape\"? [y/n]") }
+            try tmux.sendKeys("y")
+            _ = try tmux.waitForScreen("the playlist gone from the list") {
+                $0.contains("Playlist deleted") && !$0.split(separator: "\n").contains { $0.hasPrefix("Café") }
+            }
+            #expect(try peer.mpcLines("lsplaylists") == [], "\(kind)")
             #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
         }
     }
