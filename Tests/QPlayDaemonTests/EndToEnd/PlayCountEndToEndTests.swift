@@ -5,16 +5,18 @@ import Testing
 /// Play counts and ratings through the real daemon, the real `qplay` and the `file:`
 /// capture (docs/BEHAVIOUR.md, Play counts and ratings): what counts is what was heard
 /// — a second before `next` is nothing, a seek past the middle then `next` is a skip
-/// and no play, a track heard to its end or past its middle is a play — and the
+/// and no play, a track heard to its end or past its middle is a play, one left at
+/// 40 % a skip — and the
 /// figures survive a `kill -9`, a restart and a rescan.
 @Suite struct PlayCountEndToEndTests {
     static let config = "watch = false\n"
-    /// 12 s, 12 s, 4 s and 12 s: a play needs 6 s, 6 s, 2 s and 6 s heard.
+    /// 12 s, 12 s, 4 s, 12 s and 12 s: a play needs 6 s, 6 s, 2 s, 6 s and 6 s heard.
     static let tones = [
         ToneFixture(file: "count-a.mp3", title: "Count A", toneHz: 400, seconds: 12),
         ToneFixture(file: "count-b.mp3", title: "Count B", toneHz: 600, seconds: 12),
         ToneFixture(file: "count-c.mp3", title: "Count C", toneHz: 800, seconds: 4),
         ToneFixture(file: "count-d.mp3", title: "Count D", toneHz: 1000, seconds: 12),
+        ToneFixture(file: "count-e.mp3", title: "Count E", toneHz: 1300, seconds: 12),
     ]
 
     /// Every track of the library by title, as `search` shows it.
@@ -50,7 +52,7 @@ import Testing
             // Every track has its first sighting, and nothing else yet.
             try waitUntil("added recorded") { try Self.tracks(client).values.allSatisfy { $0["added"] is String } }
             let before = try Self.tracks(client)
-            #expect(before.count == 4)
+            #expect(before.count == 5)
             for track in before.values {
                 #expect(Self.figures(track) == [0, 0, 0])
                 #expect(track["last_played"] is NSNull)
@@ -79,28 +81,38 @@ import Testing
             try client.ok("pause")
             // Still D: the play counted before its end, from what had been heard.
             #expect(title(try client.status()) == "Count D")
+            // Rating the playing (paused) track, as `qplay rate` does without `--track`.
+            try daemon.qplayOK("rate", "5")
+            #expect((try client.status()["track"] as? [String: Any])?["rating"] as? Int == 5)
+            // E: left at 40 % (about 4.8 s of 12) — a skip, no play; D stays one play.
+            try daemon.qplayOK("next")
+            #expect(title(try client.status()) == "Count E")
+            try client.ok("play")
+            try waitUntil("E playing past 4.5 s") { try Self.position(client) >= 4.5 }
+            try client.ok("pause")
+            #expect(try Self.position(client) < 6)
+            try daemon.qplayOK("next")
 
             let heard = try Self.heardSeconds(daemon)
             #expect(heard[0] < 2, "A sounded \(heard[0]) s")
             #expect(heard[1] > 2 && heard[1] < 6, "B sounded \(heard[1]) s: less than its half")
             #expect(heard[2] > 3.5, "C sounded \(heard[2]) s of 4")
             #expect(heard[3] >= 6, "D sounded \(heard[3]) s")
+            #expect(heard[4] > 4 && heard[4] < 6, "E sounded \(heard[4]) s: less than its half")
             var counted = try Self.tracks(client)
             #expect(Self.figures(counted["Count A"]) == [0, 0, 0])
             #expect(Self.figures(counted["Count B"]) == [0, 1, 0])
             #expect(Self.figures(counted["Count C"]) == [1, 0, 0])
-            #expect(Self.figures(counted["Count D"]) == [1, 0, 0])
+            #expect(Self.figures(counted["Count D"]) == [1, 0, 5])
+            #expect(Self.figures(counted["Count E"]) == [0, 1, 0])
             #expect(counted["Count B"]?["last_played"] is NSNull)
             let lastPlayed = try #require(counted["Count C"]?["last_played"] as? String)
             #expect(ISO8601DateFormatter().date(from: lastPlayed) != nil, "\(lastPlayed)")
 
-            // Ratings: the playing track by default, another by id, through qplay.
-            try daemon.qplayOK("rate", "5")
+            // Another by id, through qplay.
             let cID = try #require(counted["Count C"]?["id"] as? Int)
             try daemon.qplayOK("rate", "3", "--track", "\(cID)")
             #expect(try daemon.qplay("rate", "6").status != 0)
-            let status = try client.status()
-            #expect((status["track"] as? [String: Any])?["rating"] as? Int == 5)
 
             // kill -9: every count and rating was written when it was made.
             daemon.kill9()
@@ -135,14 +147,14 @@ import Testing
                 return (result["tracks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }.sorted()
             }
             #expect(try titles(["property": "rating", "op": "ge", "value": 4]) == ["Count D"])
-            #expect(try titles(["property": "rating", "op": "lt", "value": 4]) == ["Count A", "Count B", "Count C"])
-            #expect(try titles(["property": "plays", "op": "eq", "value": 0]) == ["Count A", "Count B"])
+            #expect(try titles(["property": "rating", "op": "lt", "value": 4]) == ["Count A", "Count B", "Count C", "Count E"])
+            #expect(try titles(["property": "plays", "op": "eq", "value": 0]) == ["Count A", "Count B", "Count E"])
             #expect(try titles(["property": "plays", "op": "gt", "value": 0]) == ["Count C", "Count D"])
-            #expect(try titles(["property": "skips", "op": "ge", "value": 1]) == ["Count B"])
+            #expect(try titles(["property": "skips", "op": "ge", "value": 1]) == ["Count B", "Count E"])
             #expect(try titles(["property": "skips", "op": "le", "value": 0]) == ["Count A", "Count C", "Count D"])
             #expect(try titles(["property": "last_played", "op": "within", "value": "1h"]) == ["Count C", "Count D"])
-            #expect(try titles(["property": "last_played", "op": "before", "value": "1h"]) == ["Count A", "Count B"])
-            #expect(try titles(["property": "added", "op": "within", "value": "1d"]).count == 4)
+            #expect(try titles(["property": "last_played", "op": "before", "value": "1h"]) == ["Count A", "Count B", "Count E"])
+            #expect(try titles(["property": "added", "op": "within", "value": "1d"]).count == 5)
             #expect(try titles(["property": "added", "op": "before", "value": "1d"]).isEmpty)
             #expect(try daemon.qplayOK("search", "--where", "rating>=4").contains("Count D"))
             let unplayed = try daemon.qplayOK("search", "--where", "plays=0", "--where", "skips>0")
