@@ -119,9 +119,10 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Listening figures as a used library has them (seed 1): every track added within the
-/// past 3 years; 15 % rated 1–5 stars (evenly); 30 % played 1–50 times (evenly), last
-/// played within the past year, skipped 0–5 times; the rest never played.
+/// Listening figures as a used library has them (seed 1, drawn in the order of `ids`):
+/// every track added within the past 3 years; 15 % rated 1–5 stars (evenly); 30 % played
+/// 1–50 times (evenly), last played within the past year, skipped 0–5 times; the rest
+/// never played.
 func realisticFigures(for ids: [TrackID], now: Double) -> [TrackID: TrackFigures] {
     var random = SeededGenerator(state: 1)
     let day = 86_400.0
@@ -146,7 +147,9 @@ func realisticFigures(for ids: [TrackID], now: Double) -> [TrackID: TrackFigures
 func figures(database: String, word: String) throws {
     let listening = ListeningFigures()
     let index = try LibraryIndex(databasePath: .init(database), listening: listening)
-    let ids = try index.trackIDs(above: 0)
+    // In path order: ids follow the scan's order, which its parallel reading varies;
+    // paths do not, so every scan of a library gets the same figures on the same files.
+    let ids = try index.search(.all).sorted { $0.path.string < $1.path.string }.map(\.id)
     let filled = realisticFigures(for: ids, now: Date().timeIntervalSince1970)
     listening.replace(with: filled)
     var rows: [[String: Any]] = []
