@@ -6,7 +6,8 @@ import PackageDescription
 //   QPlayModel, QPlayProtocol, QPlayMPD: none of ours
 //   QPlayAudio: its C bindings (CMPG123 … CSoxr), QPlayModel
 //   QPlayLibrary: CTagLib, QPlayModel        QPlayEngine: QPlayModel (not the library)
-//   QPlayDaemon: all of the above and CSDBus (sd-bus, for the MPRIS frontend)
+//   QPlayDaemon: all of the above, CSDBus (sd-bus, for the MPRIS frontend) and Hummingbird
+//   (the web remote)
 //   qplayd: QPlayDaemon (and QPlayAudio, QPlayLibrary, QPlayModel)     qplay: QPlayProtocol
 
 // scripts/fuzz builds the fuzz targets (Fuzz/) into .build-fuzz with QPLAY_FUZZ=1: then
@@ -53,6 +54,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // The web remote's HTTP server and its WebSocket (the page speaks protocol v1 at /ws).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C bindings
@@ -144,7 +148,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
+            // The page's source files: scripts/gen-web-assets compiles them into WebAssets.swift.
+            exclude: ["Web/Assets"],
             swiftSettings: fuzzInstrumented + fuzzOptimized),
 
         // Executables
