@@ -45,6 +45,13 @@ struct RequestTests {
         .playlist(.add(name: "a", source: .query([Predicate(.album, .contains, "dawn")]))),
         .playlist(.remove(name: "a", positions: [3, 0])), .playlist(.move(name: "a", from: 2, to: 0)),
         .playlist(.rename(name: "a", to: "b")), .playlist(.delete(name: "b")),
+        .playlist(.smartSave(name: "Top", rule: SmartPlaylistRule(where: []))),
+        .playlist(
+            .smartSave(
+                name: "Old",
+                rule: SmartPlaylistRule(
+                    where: [Predicate(.lastPlayed, .before, "90d"), Predicate(.rating, .ge, "4")], sort: .random,
+                    order: .ascending, limit: 100))),
     ]
 
     @Test(arguments: everyCommand)
