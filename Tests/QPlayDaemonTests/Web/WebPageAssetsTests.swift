@@ -35,6 +35,12 @@ import Testing
         #expect(Set(etags).count == etags.count)
     }
 
+    /// The whole page (HTML, CSS, JS, icons) is at most 100 KB uncompressed.
+    @Test func pageWeighsAtMost100KB() {
+        let total = WebAssets.files.filter { $0.key != "/login.html" }.values.reduce(0) { $0 + $1.body.count }
+        #expect(total <= 100_000, "the page weighs \(total) bytes")
+    }
+
     private func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
