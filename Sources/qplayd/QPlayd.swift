@@ -36,6 +36,9 @@ struct QPlayd: AsyncParsableCommand {
     @Option(name: .long, help: "Serve the MPD protocol on HOST:PORT or a Unix socket path (repeatable; replaces mpd_listen).")
     var mpd: [String] = []
 
+    @Option(name: .long, help: "Serve the web remote on HOST:PORT (repeatable; replaces http_listen).")
+    var http: [String] = []
+
     @Flag(name: .customLong("no-watch"), help: "Do not watch the music directory for changes (overrides watch = true).")
     var noWatch = false
 
@@ -50,6 +53,7 @@ struct QPlayd: AsyncParsableCommand {
         overrides.output = output
         overrides.configFile = config
         if !mpd.isEmpty { overrides.mpdListen = mpd }
+        if !http.isEmpty { overrides.httpListen = http }
         overrides.noWatch = noWatch
         overrides.noMPRIS = noMPRIS
         if let logLevel {

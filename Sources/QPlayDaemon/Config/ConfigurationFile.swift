@@ -30,6 +30,9 @@ struct ConfigurationFile: Sendable, Equatable {
     var replayGainPreamp: Double?
     var mpdListen: [MPDAddress]?
     var mpdPassword: String?
+    var httpListen: [MPDAddress]?
+    var httpPassword: String?
+    var httpHosts: [String]?
     var sleepFade: Double?
     var resumeMinDuration: Double?
     var mpris: Bool?
@@ -99,6 +102,9 @@ struct ConfigurationFile: Sendable, Equatable {
             case .replayGainPreamp: file.replayGainPreamp = try reader.number(in: ReplayGainSettings.preampRange)
             case .mpdListen: file.mpdListen = try reader.mpdAddresses()
             case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
+            case .httpListen: file.httpListen = try reader.httpAddresses()
+            case .httpPassword: file.httpPassword = try reader.mpdPassword()
+            case .httpHosts: file.httpHosts = try reader.hostNames()
             case .sleepFade: file.sleepFade = try reader.number(in: 0...600)
             case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
             case .mpris: file.mpris = try reader.boolean()
@@ -206,6 +212,27 @@ private struct ValueReader {
             }
         }
         return addresses
+    }
+
+    /// The web remote's addresses: TCP only (a browser cannot reach a Unix socket).
+    func httpAddresses() throws(ConfigurationError) -> [MPDAddress] {
+        let addresses = try mpdAddresses()
+        if let path = addresses.first(where: { if case .unix = $0 { true } else { false } }) {
+            throw failure("\(path) is a socket path; the web remote listens on HOST:PORT")
+        }
+        return addresses
+    }
+
+    func hostNames() throws(ConfigurationError) -> [String] {
+        guard let array = value.array else { throw wrongType("an array of host names") }
+        var names: [String] = []
+        for element in array {
+            guard let text = element.string, !text.isEmpty,
+                !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "/" })
+            else { throw failure("expected host names as strings, found \(element.typeName) \(element.tomlText)") }
+            names.append(text.lowercased())
+        }
+        return names
     }
 
     /// MPD's own password rule: printable, on one line, no blanks at the ends (a client

@@ -23,6 +23,10 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case replayGainPreamp = "replaygain_preamp"
     case mpdListen = "mpd_listen"
     case mpdPassword = "mpd_password"
+    // The web remote.
+    case httpListen = "http_listen"
+    case httpPassword = "http_password"
+    case httpHosts = "http_hosts"
     // Sleep timer.
     case sleepFade = "sleep_fade"
     // Resume points.
@@ -80,6 +84,12 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "array of strings; default [] (off). Addresses the MPD protocol is served on: HOST:PORT or an absolute Unix socket path. --mpd replaces the list."
         case .mpdPassword:
             "string; default none. The password MPD clients send before any other command; required when mpd_listen has a TCP address other than loopback."
+        case .httpListen:
+            "array of strings; default [\"127.0.0.1:6680\"]. Addresses the web remote is served on (HOST:PORT); [] turns it off. --http replaces the list."
+        case .httpPassword:
+            "string; default none. The password the web remote's sign-in page asks for; required when http_listen has an address other than loopback."
+        case .httpHosts:
+            "array of strings; default []. Host names (besides loopback and the listen addresses) a browser may use to reach the web remote, e.g. a reverse proxy's name."
         case .sleepFade:
             "number s, 0...600; default 10. How long the sleep timer's fade to silence lasts before playback pauses (0: it pauses at once)."
         case .resumeMinDuration:

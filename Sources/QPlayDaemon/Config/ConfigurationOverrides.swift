@@ -19,6 +19,8 @@ extension DaemonConfiguration {
         public var logLevel: Logger.Level?
         /// `--mpd ADDRESS`, repeatable: replaces `mpd_listen` when given.
         public var mpdListen: [String]?
+        /// `--http ADDRESS`, repeatable: replaces `http_listen` when given.
+        public var httpListen: [String]?
         /// `--no-watch`: do not watch the music directory, whatever `watch` says.
         public var noWatch = false
         /// `--no-mpris`: no MPRIS on the session bus, whatever `mpris` says.

@@ -130,6 +130,7 @@ extension DaemonConfiguration {
             }
         }
         try checkMPDExposure(configuration)
+        try loadWeb(into: &configuration, file: file, flags: overrides.httpListen)
         return configuration
     }
 

@@ -59,6 +59,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mpdListen: [MPDAddress]
     /// The password every MPD connection must send first, when set.
     public var mpdPassword: String?
+    /// Where the web remote is served; empty: not at all.
+    public var httpListen: [MPDAddress] = Defaults.httpListen
+    /// True while `httpListen` is the built-in default (no `http_listen`, no `--http`):
+    /// then an address in use (another qplayd's page) is logged and the daemon runs on.
+    public var httpListenIsDefault = true
+    /// The web remote's sign-in password, when set.
+    public var httpPassword: String?
+    /// Host names a browser may use besides loopback and the listen addresses (lowercased).
+    public var httpHosts: [String] = []
     /// Whether MPRIS is served on the D-Bus session bus (when there is one).
     public var mpris: Bool = Defaults.mpris
     /// Whether track changes are shown as desktop notifications.
@@ -103,6 +112,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Built-in values used when neither a flag nor the config file sets one.
     public enum Defaults {
         public static let output = OutputSpec.alsa(device: "default")
+        public static let httpListen: [MPDAddress] = [.tcp(host: "127.0.0.1", port: 6680)]
         public static let rawOutputFormat = AudioFormat.cd
         public static let tapThreshold = Duration.milliseconds(300)
         public static let scanRate = 4.0

@@ -119,14 +119,15 @@ public enum Daemon {
         events.subscribe(statistics)
         let outputBudget = OutputBudget(limit: outputBudgetLimit(log: log), logger: log)
         let unwritable = unwritableTimeout(log: log)
+        let dispatcher = CommandDispatcher(
+            player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
+            bookmarks: BookmarkService(store: store, player: player, index: index), statistics: statistics,
+            playlists: playlists)
         let server = SocketServer(
             configuration: .init(
                 socketPath: configuration.socketPath.string, unwritableTimeout: unwritable,
                 maxConnections: connectionCap, connectionTimeout: configuration.connectionTimeout),
-            handler: CommandDispatcher(
-                player: player, library: library, startedAt: startedAt, alarms: alarms, meter: meter,
-                bookmarks: BookmarkService(store: store, player: player, index: index), statistics: statistics,
-                playlists: playlists),
+            handler: dispatcher,
             logger: log, eventLoopGroup: frontLoop, outputBudget: outputBudget,
             levelListeners: { meter.listenersChanged(to: $0) })
         var frontends: [any Frontend] = [server]
@@ -141,6 +142,15 @@ public enum Daemon {
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity(),
                         playlists: playlists),
                     logger: log, outputBudget: outputBudget))
+        }
+        if !configuration.httpListen.isEmpty {
+            frontends.append(
+                WebFrontend(
+                    settings: .init(
+                        addresses: configuration.httpListen, addressesAreDefault: configuration.httpListenIsDefault,
+                        password: configuration.httpPassword, extraHosts: configuration.httpHosts,
+                        maxConnections: connectionCap),
+                    handler: dispatcher, library: library, logger: log))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
             frontends.append(mpris)

@@ -1,0 +1,107 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import QPlayProtocol
+import ServiceLifecycle
+import Synchronization
+
+/// The web remote (docs/PROTOCOL.md, "Over a WebSocket"): the page built into qplayd,
+/// its pictures and protocol v1 at `/ws`, served by Hummingbird on each address of
+/// `http_listen`. A frontend of the daemon's group: it serves until the group's
+/// graceful shutdown, then closes its listeners and connections.
+///
+/// The built-in default address that is taken (another qplayd's page) is logged and the
+/// daemon runs on without the page; an address the user configured that cannot be bound
+/// stops the start, as MPD's do.
+final class WebFrontend: Frontend {
+    struct Settings: Sendable {
+        var addresses: [MPDAddress]
+        var addressesAreDefault: Bool
+        var password: String?
+        var extraHosts: [String]
+        var maxConnections: Int
+        var idleTimeout: Duration = .seconds(60)
+        var headTimeout: Duration = .seconds(10)
+    }
+
+    private let settings: Settings
+    private let sessions: WebSocketSessions
+    private let responder: WebResponder
+    private let gate: WebGate.Shared
+    private let logger: Logger
+
+    init(settings: Settings, handler: any RequestHandler, library: LibraryService, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        sessions = WebSocketSessions(handler: handler, idleTimeout: settings.idleTimeout, logger: logger)
+        let policy = WebPolicy(
+            listen: settings.addresses, extraHosts: settings.extraHosts, needsSession: settings.password != nil)
+        let signIn = settings.password.map(WebSignIn.init(password:))
+        responder = WebResponder(policy: policy, signIn: signIn, art: WebArt(library: library))
+        gate = WebGate.Shared(
+            policy: policy, signIn: signIn, maxConnections: settings.maxConnections, open: WebConnectionCount(),
+            headTimeout: TimeAmount(settings.headTimeout))
+    }
+
+    func receive(_ event: CoreEvent) {
+        sessions.publish(Event(event))
+    }
+
+    func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for address in settings.addresses {
+                guard case .tcp(let host, let port) = address else { continue }
+                let started = WebConnectionCount()
+                let application = makeApplication(host: host, port: port, started: started)
+                group.addTask { [logger, settings] in
+                    do {
+                        try await application.run()
+                    } catch where started.count.withLock({ $0 }) == 0 {
+                        if settings.addressesAreDefault {
+                            logger.notice("web remote not served: \(address) cannot be used (\(error)); another qplayd may serve it")
+                            return
+                        }
+                        throw FrontendFailure(frontend: "web remote on \(address) (http_listen)", error: error)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func makeApplication(host: String, port: Int, started: WebConnectionCount) -> some ApplicationProtocol {
+        let sessions = self.sessions
+        let gate = self.gate
+        var http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
+        http1.httpDecoder.maxHeaderListSize = WebGate.headLimit
+        http1.httpDecoder.maxHeaderFieldSize = WebGate.headLimit
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: http1,
+            ws: .init(maxFrameSize: WebSocketSessions.messageLimit, autoPing: .disabled))
+        let server = HTTPServerBuilder { responder in
+            WebChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, _ in
+                    // The gate checked origin and sign-in before the upgrade code ran.
+                    guard head.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        await sessions.serve(inbound: inbound, outbound: outbound)
+                    }
+                },
+                gate: gate)
+        }
+        var quiet = logger
+        // Hummingbird logs each refused or reset connection as an error.
+        quiet.logLevel = .critical
+        let logger = self.logger
+        return Application(
+            responder: responder, server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                started.count.withLock { $0 = 1 }
+                logger.info("web remote at http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? port)/")
+            },
+            eventLoopGroupProvider: .singleton, logger: quiet)
+    }
+}

@@ -1,0 +1,133 @@
+import Hummingbird
+import NIOCore
+import QPlayLibrary
+import QPlayModel
+
+/// Every plain HTTP request of the web remote: the page's files (`WebAssets`, gzip'd when
+/// the browser takes it, ETag and 304), `/art/<track id>`, and the sign-in when
+/// `http_password` is set. `WebPolicy`'s rules first; the security headers on every
+/// answer. `/ws` is the WebSocket (`WebSocketSession`); reached without an upgrade it is 400.
+struct WebResponder: HTTPResponder {
+    typealias Context = WebContext
+
+    let policy: WebPolicy
+    let signIn: WebSignIn?
+    let art: WebArt
+
+    func respond(to request: Request, context: WebContext) async throws -> Response {
+        var response = await route(request, context: context)
+        for (name, value) in WebHeaders.security {
+            response.headers[.init(name)!] = value
+        }
+        return response
+    }
+
+    private func route(_ request: Request, context: WebContext) async -> Response {
+        let headers = request.headers
+        let host = request.head.authority
+        guard policy.checkHost(host) == .allowed else { return Self.text(.misdirectedRequest, "unknown host\n") }
+        let path = request.uri.path
+        if request.method == .post {
+            let verdict = policy.checkChange(
+                host: host, origin: headers[.origin], fetchSite: headers[.init("Sec-Fetch-Site")!])
+            guard verdict == .allowed else { return Self.text(.forbidden, "cross-origin request refused\n") }
+            guard path == "/login", let signIn else { return Self.text(.notFound, "not found\n") }
+            return await logIn(request, signIn: signIn, context: context)
+        }
+        guard request.method == .get || request.method == .head else {
+            return Self.text(.methodNotAllowed, "method not allowed\n")
+        }
+        if let signIn, !signIn.isSignedIn(cookieHeader: headers[.cookie]) {
+            if path == "/login" { return asset("/login.html", request) }
+            if path.hasPrefix("/art/") || path == "/ws" { return Self.text(.unauthorized, "sign in first\n") }
+            // The sign-in page's own style sheet and pictures hold no secrets.
+            if let file = WebAssets.files[path], !file.contentType.hasPrefix("text/html"),
+                !file.contentType.contains("javascript")
+            {
+                return asset(path, request)
+            }
+            return Self.redirect("/login")
+        }
+        if path == "/login" { return Self.redirect("/") }
+        if path == "/ws" { return Self.text(.badRequest, "WebSocket upgrade expected\n") }
+        if path.hasPrefix("/art/") {
+            return await art.response(for: String(path.dropFirst("/art/".count)), ifNoneMatch: headers[.ifNoneMatch])
+        }
+        if path == "/login.html" { return Self.redirect("/") }
+        guard WebAssets.files[path] != nil else { return Self.text(.notFound, "not found\n") }
+        return asset(path, request)
+    }
+
+    private func asset(_ path: String, _ request: Request) -> Response {
+        guard let file = WebAssets.files[path] else { return Self.text(.notFound, "not found\n") }
+        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "no-cache"]
+        headers[.vary] = "Accept-Encoding"
+        if request.headers[.ifNoneMatch] == file.etag {
+            return Response(status: .notModified, headers: headers)
+        }
+        let gzip = request.headers[.acceptEncoding]?.lowercased().contains("gzip") ?? false
+        let body = gzip ? file.gzipped : file.body
+        if gzip { headers[.contentEncoding] = "gzip" }
+        headers[.contentLength] = String(body.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private func logIn(_ request: Request, signIn: WebSignIn, context: WebContext) async -> Response {
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: 4096) else {
+            return Self.text(.contentTooLarge, "form too large\n")
+        }
+        let password = WebForm.value(of: "password", in: String(buffer: buffer)) ?? ""
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        switch signIn.attempt(password, from: address) {
+        case .signedIn(let token):
+            var response = Self.redirect("/")
+            response.headers[.setCookie] = "\(WebSignIn.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+            return response
+        case .wrong:
+            return Self.redirect("/login?failed=1")
+        case .tooMany:
+            return Self.text(.tooManyRequests, "too many failed sign-ins; wait a minute\n")
+        }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain; charset=utf-8", .contentLength: String(body.utf8.count)],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .contentLength: "0"])
+    }
+}
+
+/// `application/x-www-form-urlencoded` fields, as a sign-in form posts them.
+enum WebForm {
+    static func value(of name: String, in body: String) -> String? {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, decode(parts[0]) == name else { continue }
+            return decode(parts[1])
+        }
+        return nil
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next(), let low = iterator.next(),
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(value)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
