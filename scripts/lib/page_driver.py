@@ -82,14 +82,14 @@ def wait_for(what, condition, timeout=WAIT, interval=0.02):
 
 # ---- The browser -------------------------------------------------------------------------
 
-def browser(width=None):
+def browser(profile, width=None):
     width = width or int(os.environ.get("QPLAY_WIDTH", "390"))
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      f"--window-size={width},900", "--force-device-scale-factor=1",
                      "--disable-background-networking", "--no-first-run", "--mute-audio",
-                     f"--user-data-dir={tempfile.mkdtemp(prefix='qplay-chromium-')}"]:
+                     f"--user-data-dir={profile}"]:
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_window_size(width, 900)
@@ -429,7 +429,7 @@ def restart(page):
     os.kill(daemon["pid"], signal.SIGTERM)
     wait_for("reconnecting…", lambda: page.js("return document.getElementById('connection').textContent") == "reconnecting…")
     with open(daemon["log"], "ab") as log:
-        child = subprocess.Popen(daemon["argv"], env=daemon["env"], stdout=log, stderr=log)
+        child = subprocess.Popen(daemon["argv"], env={**os.environ, **daemon["env"]}, stdout=log, stderr=log)
     try:
         page.wait_connected()
         wait_for("the restarted daemon's queue", lambda: len(page.queue_rows()) == len(long_ids()))
@@ -486,7 +486,8 @@ SCENARIOS = {f.__name__: f for f in [accessible_names, now_playing, search, queu
 
 def main():
     scenario = SCENARIOS[sys.argv[1]]
-    driver = browser()
+    profile = tempfile.TemporaryDirectory(prefix="qplay-chromium-")
+    driver = browser(profile.name)
     page = Page(driver)
     try:
         page.open()
@@ -500,6 +501,7 @@ def main():
         sys.exit(1)
     finally:
         driver.quit()
+        profile.cleanup()
 
 
 if __name__ == "__main__":

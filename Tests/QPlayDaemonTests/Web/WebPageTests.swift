@@ -1,0 +1,106 @@
+import Foundation
+import QPlayTestSupport
+import SystemPackage
+import Testing
+
+/// The Simple Player page in real headless Chromium (Debian's chromium and chromedriver,
+/// Selenium) against a real qplayd serving it: scripts/lib/page_driver.py runs one
+/// scenario per test, finds the controls by their accessible names, acts as a user
+/// would and checks the daemon's own answers on its Unix socket. Each wait is on a
+/// condition; the only time bound checked is a change from another client showing on the
+/// page within 1 s (the page promises 200 ms).
+@Suite(.serialized, .tags(.peer), .group(.peer))
+struct WebPageTests {
+    static let driver = SampleCatalog.repositoryRoot.appending("scripts/lib/page_driver.py")
+
+    /// Samples and four one-minute tracks ("Page Tones – Long Player"), long enough to
+    /// hold a button through the tap threshold and scan without reaching the end.
+    static func library(in directory: TemporaryDirectory) throws -> FilePath {
+        let music = directory.appending("music")
+        try GeneratedAudio.run("cp", "-R", SampleCatalog.directory.string, music.string)
+        let folder = music.appending("Page Tones/Long Player")
+        try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: true)
+        for number in 1...4 {
+            let wav = directory.appending("long\(number).wav").string
+            try GeneratedAudio.run(
+                "sox", "-R", "-n", "-r", "22050", "-c", "1", "-b", "16", wav, "synth", "60", "sine",
+                "\(300 + 100 * number)", "vol", "0.3")
+            try GeneratedAudio.run(
+                "lame", "--quiet", "-b", "32", "--tt", "Long \(number)", "--ta", "Page Tones", "--tl", "Long Player",
+                "--tn", "\(number)", wav, folder.appending("0\(number) Long \(number).mp3").string)
+        }
+        return music
+    }
+
+    /// Runs `scenario` against a fresh daemon with the page on a free loopback port;
+    /// returns what the driver found (its JSON line).
+    @discardableResult
+    func run(_ scenario: String, width: Int = 390) throws -> String {
+        let scratch = TemporaryDirectory("web-page")
+        defer { scratch.remove() }
+        let music = try Self.library(in: scratch)
+        let address = "127.0.0.1:\(try FreeTCPPort.probe())"
+        return try withDaemon(music: music.string, arguments: ["--http", address]) { daemon in
+            let daemonLine = try JSONSerialization.data(withJSONObject: [
+                "pid": Int(daemon.pid),
+                "argv": [BuiltProducts.url("qplayd").path] + daemon.standardArguments + ["--http", address],
+                "env": daemon.environment.merging(daemon.daemonEnvironment) { _, extra in extra },
+                "log": daemon.logPath,
+            ])
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/python3"), [Self.driver.string, scenario],
+                environment: [
+                    "QPLAY_PAGE_URL": "http://\(address)/",
+                    "QPLAY_SOCKET": daemon.socketPath,
+                    "QPLAY_CLI": BuiltProducts.url("qplay").path,
+                    "QPLAY_DAEMON": String(decoding: daemonLine, as: UTF8.self),
+                    "QPLAY_WIDTH": "\(width)",
+                    "HOME": scratch.path.string,
+                ],
+                killAfter: 300)
+            #expect(result.status == 0, "\(scenario): \(result.stderr)\n--- qplayd ---\n\(daemon.log.suffix(3000))")
+            return result.stdout
+        }
+    }
+
+    @Test func controlsHaveTheirNamesAndTakeTheKeyboard() throws {
+        try run("accessible_names")
+    }
+
+    @Test func nowPlayingFollowsTheCommandLine() throws {
+        try run("now_playing")
+    }
+
+    @Test func searchWhileTypingAndAddAll() throws {
+        try run("search")
+    }
+
+    @Test func queueMarksRemovesPlaysAndReorders() throws {
+        try run("queue")
+    }
+
+    @Test func nextTappedSkipsAndHeldScans() throws {
+        try run("hold")
+    }
+
+    @Test func spaceAndArrowKeys() throws {
+        try run("keyboard")
+    }
+
+    @Test func volumeRepeatShuffleAndSleep() throws {
+        try run("modes")
+    }
+
+    @Test func pickerAndPlaylists() throws {
+        try run("picker")
+    }
+
+    @Test func backByItselfAfterADaemonRestart() throws {
+        try run("restart")
+    }
+
+    @Test(arguments: [360, 390, 1280])
+    func noHorizontalScroll(width: Int) throws {
+        try run("layout", width: width)
+    }
+}
