@@ -1,0 +1,108 @@
+import Foundation
+import QPlayTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The web remote's rules against a real qplayd: Host names (421), same-origin changes
+/// (403), the start refused for an exposed address without a password, and the sign-in
+/// (cookie, 401 and redirects without it, 429 after five wrong passwords a minute).
+@Suite(.serialized)
+struct WebSecurityTests {
+    @Test func aForeignHostIsMisdirected() throws {
+        let port = try FreeTCPPort.probe()
+        try withDaemon(config: #"http_hosts = ["remote.example"]"# + "\n", arguments: ["--http", "127.0.0.1:\(port)"]) { _ in
+            let foreign = try WebServerClient(port: port).request("GET", "/", headers: [("Host", "attacker.example:\(port)")])
+            #expect(foreign.status == 421)
+            #expect(foreign.headers["content-security-policy"] == "default-src 'self'")
+            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Host", "localhost:\(port)")]).status == 200)
+            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Host", "remote.example")]).status == 200)
+            let upgrade = try WebServerClient(port: port).upgrade(origin: "http://attacker.example", host: "attacker.example")
+            #expect(upgrade.status == 421)
+        }
+    }
+
+    @Test func theUpgradeNeedsTheSameOrigin() throws {
+        let port = try FreeTCPPort.probe()
+        try withDaemon(arguments: ["--http", "127.0.0.1:\(port)"]) { _ in
+            #expect(try WebServerClient(port: port).upgrade(origin: "http://attacker.example").status == 403)
+            #expect(try WebServerClient(port: port).upgrade(origin: "http://127.0.0.1:\(port + 1)").status == 403)
+            #expect(try WebServerClient(port: port).upgrade(origin: nil).status == 403)
+            #expect(try WebServerClient(port: port).upgrade(origin: "null").status == 403)
+            let form = try WebServerClient(port: port).upgrade(origin: "null", extra: [("Sec-Fetch-Site", "same-origin")])
+            #expect(form.status == 101)
+            #expect(try WebServerClient(port: port).upgrade(origin: "http://127.0.0.1:\(port)").status == 101)
+            let post = try WebServerClient(port: port).request(
+                "POST", "/login", headers: [("Origin", "http://attacker.example")], body: "password=x")
+            #expect(post.status == 403)
+        }
+    }
+
+    @Test func anExposedAddressWithoutAPasswordStopsTheStart() throws {
+        let daemon = DaemonProcess()
+        defer { daemon.directory.remove() }
+        let result = try runProcess(
+            BuiltProducts.url("qplayd"), daemon.standardArguments + ["--http", "0.0.0.0:\(try FreeTCPPort.probe())"],
+            environment: daemon.environment, killAfter: 60)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("http_password"))
+    }
+
+    @Test func aConfiguredAddressInUseStopsTheStart() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let daemon = DaemonProcess()
+        defer { daemon.directory.remove() }
+        let result = try runProcess(
+            BuiltProducts.url("qplayd"), daemon.standardArguments + ["--http", "127.0.0.1:\(port)"],
+            environment: daemon.environment, killAfter: 60)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("127.0.0.1:\(port)"))
+    }
+
+    @Test func signInSetsASessionAndFailedTriesAreLimited() throws {
+        let port = try FreeTCPPort.probe()
+        let origin = ("Origin", "http://127.0.0.1:\(port)")
+        try withDaemon(config: #"http_password = "correct horse""# + "\n", arguments: ["--http", "127.0.0.1:\(port)"]) { _ in
+            let page = try WebServerClient(port: port).request("GET", "/")
+            #expect(page.status == 303 && page.headers["location"] == "/login")
+            let login = try WebServerClient(port: port).request("GET", "/login")
+            #expect(login.status == 200 && login.text.contains("password"))
+            #expect(try WebServerClient(port: port).request("GET", "/art/1").status == 401)
+            #expect(try WebServerClient(port: port).upgrade(origin: origin.1).status == 401)
+
+            let signedIn = try WebServerClient(port: port).request(
+                "POST", "/login", headers: [origin, ("Content-Type", "application/x-www-form-urlencoded")],
+                body: "password=correct+horse")
+            #expect(signedIn.status == 303 && signedIn.headers["location"] == "/")
+            let cookie = try #require(signedIn.headers["set-cookie"])
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            let session = ("Cookie", String(cookie.prefix { $0 != ";" }))
+            #expect(try WebServerClient(port: port).request("GET", "/", headers: [session]).status == 200)
+            let web = try WebServerClient(port: port)
+            #expect(try web.upgrade(origin: origin.1, extra: [session]).status == 101)
+            #expect(try web.readObject()["protocol"] as? String == "qplay/1")
+            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Cookie", "qplay_session=forged")]).status == 303)
+
+            for _ in 0..<5 {
+                let wrong = try WebServerClient(port: port).request("POST", "/login", headers: [origin], body: "password=guess")
+                #expect(wrong.status == 303 && wrong.headers["set-cookie"] == nil)
+            }
+            let limited = try WebServerClient(port: port).request("POST", "/login", headers: [origin], body: "password=correct+horse")
+            #expect(limited.status == 429)
+        }
+    }
+}
