@@ -15,6 +15,29 @@ struct RankSet: Sequence {
         }
     }
 
+    /// The positions `0..<capacity` for which `passes` holds, each 64 of them gathered
+    /// in a register and stored as one word: a pass over 100,000 rows that keeps most
+    /// of them costs 1,563 stores instead of an array update per position.
+    init(capacity: Int, where passes: (Int) -> Bool) {
+        self.capacity = capacity
+        let wordCount = (capacity + 63) / 64
+        words = [UInt64](unsafeUninitializedCapacity: wordCount) { buffer, initialized in
+            var position = 0
+            for index in 0..<wordCount {
+                var word: UInt64 = 0
+                let end = Swift.min(position + 64, capacity)
+                var bit: UInt64 = 1
+                while position < end {
+                    word |= passes(position) ? bit : 0
+                    bit &<<= 1
+                    position += 1
+                }
+                buffer[index] = word
+            }
+            initialized = wordCount
+        }
+    }
+
     mutating func insert(_ position: Int) {
         words[position >> 6] |= 1 << UInt64(position & 63)
     }
