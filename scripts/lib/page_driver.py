@@ -73,8 +73,8 @@ def wait_for(what, condition, timeout=WAIT, interval=0.02):
             last = condition()
             if last:
                 return last
-        except (StaleElementReferenceException, Failure):
-            pass
+        except (StaleElementReferenceException, Failure, IndexError) as error:
+            last = error
         if time.monotonic() > deadline:
             raise Failure(f"timed out after {timeout} s waiting for {what} (last: {last!r})")
         time.sleep(interval)
@@ -480,7 +480,97 @@ def picker(page):
     return {}
 
 
-SCENARIOS = {f.__name__: f for f in [accessible_names, now_playing, search, queue, hold, keyboard, modes, restart,
+def screenshot(page):
+    """A full-page picture into QPLAY_SCREENSHOT (scripts/try-web): a queue playing,
+    a search typed."""
+    if not rpc("queue")["entries"]:
+        load_queue()
+    page.one("searchbox", "Search").send_keys("love")
+    wait_for("results", lambda: page.one("list", "Search results").find_elements(By.TAG_NAME, "li"))
+    page.js("document.activeElement.blur(); window.scrollTo(0, 0)")
+    height = page.js("return document.documentElement.scrollHeight")
+    width = page.js("return document.documentElement.clientWidth")
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    import base64
+    shot = page.driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+    with open(os.environ["QPLAY_SCREENSHOT"], "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+    return {"height": height}
+
+
+def long_queue(page):
+    """100,000 entries: only the rows in view are in the page; the last is reached by
+    scrolling and plays when tapped."""
+    rpc("clear")
+    ids = [t["id"] for t in rpc("search", {"where": []})["tracks"]]
+    every = (ids * (100_000 // len(ids) + 1))[:100_000]
+    for start in range(0, len(every), 5000):
+        rpc("add", {"ids": every[start:start + 5000]})
+    rpc("pause")
+    wait_for("the count", lambda: page.js("return document.getElementById('queue-count').textContent") == "(100000)",
+             timeout=120)
+    drawn = page.js("return document.getElementById('queue').children.length")
+    page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    entries = rpc("queue")["entries"]
+
+    # The list is drawn again by every read of the queue, so a row found may be gone
+    # a moment later: found, checked and tapped again until the tap lands.
+    def tap_last():
+        last = [r for r in page.queue_rows() if r.get_attribute("aria-posinset") == "100000"][0]
+        if last.find_element(By.CSS_SELECTOR, ".t").text != entries[-1]["track"]["title"]:
+            raise Failure("the last row shows another entry")
+        last.find_element(By.CSS_SELECTOR, "button.entry").click()
+        return True
+    wait_for("a tap on the last row", tap_last)
+    in_view = page.js("return document.getElementById('queue').children.length")
+    if max(drawn, in_view) > 100:
+        raise Failure(f"{drawn} and {in_view} rows in the page for 100,000 entries")
+    wait_for("the last entry playing", lambda: status()["entry"] == entries[-1]["entry"], timeout=120)
+    return {"rows_in_page": max(drawn, in_view)}
+
+
+def stays_connected(page):
+    """A page left alone past qplayd's 60 s limit for a silent WebSocket stays connected
+    (it pings)."""
+    page.js("""window.banner = [];
+        new MutationObserver(() => window.banner.push(document.getElementById('connection').textContent))
+            .observe(document.getElementById('connection'), {childList: true, characterData: true, subtree: true});""")
+    opened = time.monotonic()
+    time.sleep(70)  # the subject: 70 s of a user doing nothing
+    if page.js("return window.banner"):
+        raise Failure(f"the connection dropped while idle: {page.js('return window.banner')}")
+    load_queue(ids=long_ids())
+    title = status()["track"]["title"]
+    wait_for("a change after the idle time", lambda: page.now_playing_title() == title)
+    return {"idle_seconds": round(time.monotonic() - opened)}
+
+
+def login(page):
+    """With http_password: the page sends to the login form, which signs in (a plain form
+    post, Origin: null under no-referrer) and leads back to the page, connected."""
+    page.driver.get(URL)
+    wait_for("the login form", lambda: page.driver.current_url.endswith("/login"))
+    password = page.one("textbox", "Password")
+    password.send_keys("wrong")
+    page.js("window.before = true")
+    page.one("button", "Sign in").click()
+    wait_for("the answer to a wrong password", lambda: page.js("return document.readyState === 'complete' && !window.before"))
+    wait_for("the form again", lambda: page.named("textbox", "Password"))
+    if page.named("region", "Now playing"):
+        raise Failure("a wrong password reached the page")
+    page.one("textbox", "Password").send_keys(os.environ["QPLAY_PASSWORD"])
+    page.one("button", "Sign in").click()
+    page.wait_connected()
+    load_queue(ids=long_ids())
+    title = status()["track"]["title"]
+    wait_for("now playing after signing in", lambda: page.now_playing_title() == title)
+    return {}
+
+
+login.opens_itself = True
+
+SCENARIOS = {f.__name__: f for f in [login, stays_connected, long_queue, screenshot, accessible_names, now_playing, search, queue, hold, keyboard, modes, restart,
                                        layout, picker]}
 
 
@@ -490,7 +580,8 @@ def main():
     driver = browser(profile.name)
     page = Page(driver)
     try:
-        page.open()
+        if not getattr(scenario, "opens_itself", False):
+            page.open()
         findings = scenario(page)
         console = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/art/" not in e["message"]]
         if console:

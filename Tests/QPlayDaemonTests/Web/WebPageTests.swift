@@ -35,12 +35,12 @@ struct WebPageTests {
     /// Runs `scenario` against a fresh daemon with the page on a free loopback port;
     /// returns what the driver found (its JSON line).
     @discardableResult
-    func run(_ scenario: String, width: Int = 390) throws -> String {
+    func run(_ scenario: String, width: Int = 390, config: String? = nil, password: String = "") throws -> String {
         let scratch = TemporaryDirectory("web-page")
         defer { scratch.remove() }
         let music = try Self.library(in: scratch)
         let address = "127.0.0.1:\(try FreeTCPPort.probe())"
-        return try withDaemon(music: music.string, arguments: ["--http", address]) { daemon in
+        return try withDaemon(music: music.string, config: config, arguments: ["--http", address]) { daemon in
             let daemonLine = try JSONSerialization.data(withJSONObject: [
                 "pid": Int(daemon.pid),
                 "argv": [BuiltProducts.url("qplayd").path] + daemon.standardArguments + ["--http", address],
@@ -56,6 +56,7 @@ struct WebPageTests {
                     "QPLAY_DAEMON": String(decoding: daemonLine, as: UTF8.self),
                     "QPLAY_WIDTH": "\(width)",
                     "HOME": scratch.path.string,
+                    "QPLAY_PASSWORD": password,
                 ],
                 killAfter: 300)
             #expect(result.status == 0, "\(scenario): \(result.stderr)\n--- qplayd ---\n\(daemon.log.suffix(3000))")
@@ -99,8 +100,26 @@ struct WebPageTests {
         try run("restart")
     }
 
+    @Test func signInWithThePassword() throws {
+        try run("login", config: "http_password = \"sofa and slippers\"\n", password: "sofa and slippers")
+    }
+
     @Test(arguments: [360, 390, 1280])
     func noHorizontalScroll(width: Int) throws {
         try run("layout", width: width)
+    }
+}
+
+extension WebPageTests {
+    @Test func aQueueOf100000EntriesDrawsOnlyWhatIsInView() throws {
+        try run("long_queue")
+    }
+}
+
+extension WebPageTests {
+    /// qplayd closes a WebSocket silent for 60 s; the page pings, so a page left open
+    /// stays connected (this test takes 70 s).
+    @Test func anIdlePageStaysConnected() throws {
+        try run("stays_connected")
     }
 }

@@ -9,7 +9,13 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // ---- Connection -------------------------------------------------------------------
 
-const conn = { socket: null, ready: false, nextId: 1, pending: new Map(), backoff: 250, timer: 0 };
+const conn = { socket: null, ready: false, nextId: 1, pending: new Map(), backoff: 250, timer: 0, pinger: 0 };
+// qplayd closes a WebSocket after 60 s without a message from it, and a connection that
+// died without a close (a phone that slept, a network that went) shows only as an
+// answer that does not come: a ping every 20 s, and a socket closed when one is not
+// answered within 30 s (answers come in order: a queue of 100,000 entries takes
+// seconds), reconnects it.
+const PING_EVERY = 20000, PING_WAIT = 30000;
 const listeners = { open: [], event: [], close: [] };
 
 function connect() {
@@ -24,6 +30,7 @@ function connect() {
       if (line.protocol === "qplay/1") {
         conn.ready = true;
         conn.backoff = 250;
+        conn.pinger = setInterval(() => ping(socket), PING_EVERY);
         showConnection(true);
         listeners.open.forEach((f) => f());
       } else {
@@ -41,17 +48,26 @@ function connect() {
       else waiter.reject(new Error(line.error ? line.error.message : "failed"));
     }
   };
-  socket.onclose = () => {
-    if (conn.socket !== socket) return;
-    conn.ready = false;
-    conn.socket = null;
-    for (const waiter of conn.pending.values()) waiter.reject(new Error("disconnected"));
-    conn.pending.clear();
-    listeners.close.forEach((f) => f());
-    showConnection(false);
-    conn.timer = setTimeout(reconnect, conn.backoff);
-    conn.backoff = Math.min(conn.backoff * 2, 4000);
-  };
+  socket.onclose = () => lost(socket);
+}
+
+// The socket closed, or stopped answering (then its close may take long to come).
+function lost(socket) {
+  if (conn.socket !== socket) return;
+  clearInterval(conn.pinger);
+  conn.ready = false;
+  conn.socket = null;
+  for (const waiter of conn.pending.values()) waiter.reject(new Error("disconnected"));
+  conn.pending.clear();
+  listeners.close.forEach((f) => f());
+  showConnection(false);
+  conn.timer = setTimeout(reconnect, conn.backoff);
+  conn.backoff = Math.min(conn.backoff * 2, 4000);
+}
+
+function ping(socket) {
+  const late = setTimeout(() => { socket.close(); lost(socket); }, PING_WAIT);
+  request("ping").then(() => clearTimeout(late), () => clearTimeout(late));
 }
 
 // Without a session (qplayd with a password) the socket is refused; the page's own
