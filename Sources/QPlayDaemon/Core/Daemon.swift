@@ -150,7 +150,7 @@ public enum Daemon {
                         addresses: configuration.httpListen, addressesAreDefault: configuration.httpListenIsDefault,
                         password: configuration.httpPassword, extraHosts: configuration.httpHosts,
                         maxConnections: connectionCap),
-                    handler: dispatcher, library: library, logger: log))
+                    handler: dispatcher, library: library, eventLoopGroup: frontLoop, logger: log))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
             frontends.append(mpris)

@@ -31,9 +31,16 @@ final class WebFrontend: Frontend {
     private let responder: WebResponder
     private let gate: WebGate.Shared
     private let logger: Logger
+    private let eventLoopGroup: any EventLoopGroup
 
-    init(settings: Settings, handler: any RequestHandler, library: LibraryService, logger: Logger) {
+    /// `eventLoopGroup`: the daemon's front loop, shared with the socket server (no
+    /// threads of Hummingbird's own).
+    init(
+        settings: Settings, handler: any RequestHandler, library: LibraryService, eventLoopGroup: any EventLoopGroup,
+        logger: Logger
+    ) {
         self.settings = settings
+        self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         sessions = WebSocketSessions(handler: handler, idleTimeout: settings.idleTimeout, logger: logger)
         let policy = WebPolicy(
@@ -61,6 +68,9 @@ final class WebFrontend: Frontend {
                     } catch where started.count.withLock({ $0 }) == 0 {
                         if settings.addressesAreDefault {
                             logger.notice("web remote not served: \(address) cannot be used (\(error)); another qplayd may serve it")
+                            // A service that returns ends the daemon's group: this one
+                            // waits for the shutdown like the others.
+                            try? await gracefulShutdown()
                             return
                         }
                         throw FrontendFailure(frontend: "web remote on \(address) (http_listen)", error: error)
@@ -102,6 +112,6 @@ final class WebFrontend: Frontend {
                 started.count.withLock { $0 = 1 }
                 logger.info("web remote at http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? port)/")
             },
-            eventLoopGroupProvider: .singleton, logger: quiet)
+            eventLoopGroupProvider: .shared(eventLoopGroup), logger: quiet)
     }
 }

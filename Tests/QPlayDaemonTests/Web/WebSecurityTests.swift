@@ -106,3 +106,32 @@ struct WebSecurityTests {
         }
     }
 }
+
+/// The built-in address in use (as another qplayd's page holds it) is no reason to stop.
+@Suite(.serialized)
+struct WebServerDefaultAddressTests {
+    @Test func theDefaultAddressInUseIsLoggedAndTheDaemonRunsOn() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
+        address.sin_port = in_port_t(UInt16(6680).bigEndian)
+        let held = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(holder, 1) == 0
+            }
+        }
+        // Taken by someone else already (another qplayd): that holder could let it go
+        // at any moment, so the check needs the port held here.
+        guard held else { return }
+        try withDaemon { daemon in
+            #expect(daemon.log.contains("web remote not served"))
+            // Still serving a while later: the web frontend's end did not end the daemon.
+            Thread.sleep(forTimeInterval: 2)
+            #expect(daemon.isRunning)
+            let pong = try daemon.client().request("ping")
+            #expect(pong["ok"] as? Bool == true)
+        }
+    }
+}
