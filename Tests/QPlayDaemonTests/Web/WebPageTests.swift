@@ -13,13 +13,15 @@ import Testing
 struct WebPageTests {
     static let driver = SampleCatalog.repositoryRoot.appending("scripts/lib/page_driver.py")
 
-    /// Samples and four one-minute tracks ("Page Tones – Long Player"), long enough to
-    /// hold a button through the tap threshold and scan without reaching the end.
+    /// Samples and four one-minute tracks ("Page Tones – Long Player", with a cover.png
+    /// beside them), long enough to hold a button through the tap threshold and scan
+    /// without reaching the end.
     static func library(in directory: TemporaryDirectory) throws -> FilePath {
         let music = directory.appending("music")
         try GeneratedAudio.run("cp", "-R", SampleCatalog.directory.string, music.string)
         let folder = music.appending("Page Tones/Long Player")
         try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: true)
+        try directory.write(GeneratedPictures.png(width: 120, height: 120), to: folder.appending("cover.png"))
         for number in 1...4 {
             let wav = directory.appending("long\(number).wav").string
             try GeneratedAudio.run(
