@@ -345,14 +345,16 @@ def hold(page):
     entry = status()["entry"]
     position = status()["position"]
     ActionChains(page.driver).click_and_hold(next_button).perform()
-    # Scanning starts once the hold passes the daemon's tap threshold.
+    # Scanning starts once the hold passes the daemon's tap threshold; held on until the
+    # scan has covered 4 s of the track (1 s at 4×, a hold of about 1.3 s).
     wait_for("scanning forward", lambda: status()["seeking"] == "forward")
+    wait_for("4 s scanned", lambda: status()["position"] > position + 4)
     ActionChains(page.driver).release(next_button).perform()
     wait_for("the scan to end", lambda: status()["seeking"] == "none")
     after = status()
     if after["entry"] != entry:
         raise Failure("releasing a held Next skipped the track")
-    if after["position"] < position + 1:
+    if after["position"] < position + 4:
         raise Failure(f"the hold did not scan: {position} -> {after['position']}")
     # Previous held scans backward.
     previous = page.one("button", "Previous")
