@@ -46,6 +46,10 @@ struct WebServerTests {
         #expect(answer["id"] as? Int == 3 && answer["ok"] as? Bool == true)
         let after = try socket.request("status")
         #expect((after["result"] as? [String: Any])?["queue_length"] as? Int == 0)
+
+        // SIGTERM with the page connected: the WebSocket ends and qplayd exits 0.
+        #expect(daemon.stop() == 0)
+        #expect(web.isClosedByServer(within: 5))
     }
 
     @Test func aMessageOverTheLineLimitClosesTheConnection() throws {
