@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -22,8 +25,16 @@ final class WebFrontend: Frontend {
         var password: String?
         var extraHosts: [String]
         var maxConnections: Int
-        var idleTimeout: Duration = .seconds(60)
+        /// 60 s, or `QPLAYD_WEB_IDLE_TIMEOUT` seconds (the tests set a short one).
+        var idleTimeout: Duration = Settings.idleTimeoutFromEnvironment()
         var headTimeout: Duration = .seconds(10)
+
+        static func idleTimeoutFromEnvironment() -> Duration {
+            guard let text = getenv("QPLAYD_WEB_IDLE_TIMEOUT").map({ String(cString: $0) }),
+                let seconds = Double(text), seconds > 0, seconds < 86_400
+            else { return .seconds(60) }
+            return .milliseconds(Int(seconds * 1000))
+        }
     }
 
     private let settings: Settings

@@ -65,6 +65,29 @@ struct WebServerTests {
         #expect(try next.request("GET", "/").status == 200)
     }
 
+    @Test func aSilentWebSocketIsClosedAndOnePingingStaysOpen() throws {
+        let port = try FreeTCPPort.probe()
+        let daemon = try DaemonProcess.started(
+            arguments: ["--http", "127.0.0.1:\(port)"], environment: ["QPLAYD_WEB_IDLE_TIMEOUT": "2"])
+        defer { daemon.stop(); daemon.directory.remove() }
+        let silent = try WebServerClient(port: port)
+        let pinging = try WebServerClient(port: port)
+        for client in [silent, pinging] {
+            #expect(try client.upgrade(origin: "http://127.0.0.1:\(port)").status == 101)
+            _ = try client.readObject()
+        }
+        // The pinging client sends a ping each second for five seconds: more than twice
+        // the timeout, each gap well under it.
+        for id in 1...5 {
+            Thread.sleep(forTimeInterval: 1)
+            try pinging.sendText(#"{"id":\#(id),"cmd":"ping"}"#)
+            #expect(try pinging.readObject()["id"] as? Int == id)
+        }
+        #expect(silent.isClosedByServer(within: 10))
+        try pinging.sendText(#"{"id":9,"cmd":"ping"}"#)
+        #expect(try pinging.readObject()["id"] as? Int == 9)
+    }
+
     @Test func pageFilesAreGzippedWhenAskedAndRevalidatedByETag() throws {
         let (daemon, port) = try Self.started()
         defer { daemon.stop(); daemon.directory.remove() }
