@@ -95,7 +95,9 @@ final class WebFrontend: Frontend {
     private func makeApplication(host: String, port: Int, started: WebConnectionCount) -> some ApplicationProtocol {
         let sessions = self.sessions
         let gate = self.gate
-        var http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
+        // Counted from the last request part decoded or the last answer written, which a
+        // trickled head does not restart: the head timeout of a kept-alive connection.
+        var http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(settings.headTimeout))
         http1.httpDecoder.maxHeaderListSize = WebGate.headLimit
         http1.httpDecoder.maxHeaderFieldSize = WebGate.headLimit
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(

@@ -14,7 +14,7 @@ final class WebConnectionCount: Sendable {
 /// under the cap) — and turns away a WebSocket upgrade that `WebPolicy` or the sign-in
 /// refuses with its status (the upgrade code downstream only knows 400). Then it passes
 /// everything through. Later requests on a kept-alive connection are bounded by the
-/// HTTP decoder's header limit and `WebHeadDeadline`.
+/// HTTP decoder's header limit and Hummingbird's idle timeout (`WebFrontend`).
 final class WebGate: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

@@ -156,6 +156,24 @@ struct WebServerTests {
         #expect(try WebServerClient(port: port).request("GET", "/").status == 200)
     }
 
+    @Test func aKeptAliveClientTricklingItsNextRequestIsClosed() throws {
+        let (daemon, port) = try Self.started()
+        defer { daemon.stop(); daemon.directory.remove() }
+        let client = try WebServerClient(port: port, timeoutSeconds: 2)
+        #expect(try client.request("GET", "/").status == 200)
+        try client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+        var closed = false
+        for second in 0..<30 where !closed {
+            do {
+                try client.send("X-Slow-\(second): 1\r\n")
+            } catch {
+                closed = true
+            }
+            if !closed { closed = client.isClosedByServer(within: 1) }
+        }
+        #expect(closed)
+    }
+
     @Test func slowClientsDoNotKeepOthersOut() throws {
         let (daemon, port) = try Self.started(config: "max_connections = 3\n")
         defer { daemon.stop(); daemon.directory.remove() }
