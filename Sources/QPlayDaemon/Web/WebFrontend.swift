@@ -71,12 +71,12 @@ final class WebFrontend: Frontend {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for address in settings.addresses {
                 guard case .tcp(let host, let port) = address else { continue }
-                let started = WebConnectionCount()
+                let started = ServingFlag()
                 let application = makeApplication(host: host, port: port, started: started)
                 group.addTask { [logger, settings] in
                     do {
                         try await application.run()
-                    } catch where started.count.withLock({ $0 }) == 0 {
+                    } catch where !started.value.withLock({ $0 }) {
                         if settings.addressesAreDefault {
                             logger.notice("web remote not served: \(address) cannot be used (\(error)); another qplayd may serve it")
                             // A service that returns ends the daemon's group: this one
@@ -92,7 +92,7 @@ final class WebFrontend: Frontend {
         }
     }
 
-    private func makeApplication(host: String, port: Int, started: WebConnectionCount) -> some ApplicationProtocol {
+    private func makeApplication(host: String, port: Int, started: ServingFlag) -> some ApplicationProtocol {
         let sessions = self.sessions
         let gate = self.gate
         // Counted from the last request part decoded or the last answer written, which a
@@ -122,9 +122,14 @@ final class WebFrontend: Frontend {
             responder: responder, server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
-                started.count.withLock { $0 = 1 }
+                started.value.withLock { $0 = true }
                 logger.info("web remote at http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? port)/")
             },
             eventLoopGroupProvider: .shared(eventLoopGroup), logger: quiet)
     }
+}
+
+/// Set once an address's server is up: a failure before it is a failure to bind.
+private final class ServingFlag: Sendable {
+    let value = Mutex(false)
 }
