@@ -10,9 +10,7 @@ struct WebArt: Sendable {
     let library: LibraryService
 
     func response(for idText: String, ifNoneMatch: String?) async -> Response {
-        guard !idText.isEmpty, idText.utf8.count <= 18, idText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let id = Int64(idText)
-        else { return WebResponder.text(.notFound, "no such picture\n") }
+        guard let id = Self.trackID(idText) else { return WebResponder.text(.notFound, "no such picture\n") }
         let library = self.library
         let found: Artwork? = await withTaskExecutorPreference(globalConcurrentExecutor) {
             guard let track = try? library.index.track(id: id) else { return nil }
@@ -26,6 +24,15 @@ struct WebArt: Sendable {
         if ifNoneMatch == etag { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(artwork.bytes.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: artwork.bytes)))
+    }
+
+    /// The track id of the path after `/art/`: ASCII digits only, at most 18 (within
+    /// `Int64`), else nil.
+    static func trackID(_ idText: String) -> Int64? {
+        guard !idText.isEmpty, idText.utf8.count <= 18, idText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        return Int64(idText)
     }
 
     /// FNV-1a over the bytes: the tag changes when the picture does.

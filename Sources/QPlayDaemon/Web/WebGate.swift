@@ -12,15 +12,16 @@ final class WebConnectionCount: Sendable {
 /// anything else sees them — at most 16 KiB (431 past it) within `headTimeout` (a
 /// client that trickles its headers is closed, so slow clients cannot keep the places
 /// under the cap) — and turns away a WebSocket upgrade that `WebPolicy` or the sign-in
-/// refuses with its status (the upgrade code downstream only knows 400). Then it passes
-/// everything through. Later requests on a kept-alive connection are bounded by the
-/// HTTP decoder's header limit and Hummingbird's idle timeout (`WebFrontend`).
+/// refuses with its status (the upgrade code downstream only knows 400), as
+/// `WebHeadCheck` decides. Then it passes everything through. Later requests on a
+/// kept-alive connection are bounded by the HTTP decoder's header limit and
+/// Hummingbird's idle timeout (`WebFrontend`).
 final class WebGate: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    static let headLimit = 16 * 1024
+    static let headLimit = WebHeadCheck.headLimit
 
     struct Shared: Sendable {
         let policy: WebPolicy
@@ -83,41 +84,18 @@ final class WebGate: ChannelInboundHandler {
             head!.writeBuffer(&incoming)
         }
         guard let buffer = head else { return }
-        let bytes = buffer.readableBytesView
-        guard let end = Self.endOfHead(bytes) else {
-            if bytes.count > Self.headLimit {
-                refuse(context, WebRawResponse(status: "431 Request Header Fields Too Large", body: "request line and headers over 16 KiB\n"))
-            }
+        switch WebHeadCheck(policy: shared.policy, signIn: shared.signIn).verdict(buffer.readableBytesView) {
+        case .incomplete:
             return
+        case .refused(let response):
+            refuse(context, response)
+        case .passed:
+            passing = true
+            deadline?.cancel()
+            deadline = nil
+            head = nil
+            context.fireChannelRead(wrapInboundOut(buffer))
         }
-        if end - bytes.startIndex > Self.headLimit {
-            refuse(context, WebRawResponse(status: "431 Request Header Fields Too Large", body: "request line and headers over 16 KiB\n"))
-            return
-        }
-        let fields = WebRawHead(bytes[bytes.startIndex..<end])
-        if let refusal = upgradeRefusal(fields) {
-            refuse(context, refusal)
-            return
-        }
-        passing = true
-        deadline?.cancel()
-        deadline = nil
-        head = nil
-        context.fireChannelRead(wrapInboundOut(buffer))
-    }
-
-    /// A WebSocket upgrade the rules refuse, with its answer.
-    private func upgradeRefusal(_ head: WebRawHead) -> WebRawResponse? {
-        guard head.field("upgrade")?.lowercased() == "websocket" else { return nil }
-        switch shared.policy.checkChange(host: head.field("host"), origin: head.field("origin"), fetchSite: head.field("sec-fetch-site")) {
-        case .misdirected: return WebRawResponse(status: "421 Misdirected Request", body: "unknown host\n")
-        case .forbidden: return WebRawResponse(status: "403 Forbidden", body: "cross-origin request refused\n")
-        case .allowed: break
-        }
-        if let signIn = shared.signIn, !signIn.isSignedIn(cookieHeader: head.field("cookie")) {
-            return WebRawResponse(status: "401 Unauthorized", body: "sign in first\n")
-        }
-        return nil
     }
 
     private func refuse(_ context: ChannelHandlerContext, _ response: WebRawResponse) {
@@ -131,18 +109,5 @@ final class WebGate: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.fireErrorCaught(error)
-    }
-
-    /// The index just past the blank line ending the head, if it has arrived.
-    static func endOfHead(_ bytes: ByteBufferView) -> ByteBufferView.Index? {
-        var index = bytes.startIndex
-        let last = bytes.endIndex
-        while index + 3 < last {
-            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A {
-                return index + 4
-            }
-            index += 1
-        }
-        return nil
     }
 }

@@ -1,12 +1,11 @@
-import NIOCore
-
 /// A request head's fields as the `WebGate` reads them, before the HTTP decoder: enough
 /// for the upgrade's checks (`Host`, `Origin`, `Upgrade`, `Cookie`); the decoder still
-/// parses the head properly afterwards.
+/// parses the head properly afterwards. Built from plain bytes, so the `web-head` fuzz
+/// target reads heads as the gate does.
 struct WebRawHead {
     private var fields: [(name: String, value: String)] = []
 
-    init(_ bytes: ByteBufferView.SubSequence) {
+    init(_ bytes: some Collection<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }

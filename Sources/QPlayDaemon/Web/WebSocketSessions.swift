@@ -108,20 +108,20 @@ final class WebSocketSessions: Sendable {
     }
 
     private func answer(_ bytes: [UInt8], connection id: ConnectionID, output: AsyncStream<[UInt8]>.Continuation) async {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return }
         let reply: [UInt8]
-        switch Request.decode(line: bytes) {
-        case .failure(let failure):
-            reply = Response.failure(failure.error).encodedLine(id: failure.id)
-        case .success(let request):
-            if case .subscribe(let kinds) = request.command {
-                let line = Self.message(Response.empty.encodedLine(id: request.id))
-                clients.withLock { clients in
-                    clients[id]?.subscriptions = kinds
-                    output.yield(line)
-                }
-                return
+        switch WebSocketInbound(bytes) {
+        case .nothing:
+            return
+        case .reply(let line):
+            reply = line
+        case .subscribe(let requestID, let kinds):
+            let line = Self.message(Response.empty.encodedLine(id: requestID))
+            clients.withLock { clients in
+                clients[id]?.subscriptions = kinds
+                output.yield(line)
             }
+            return
+        case .request(let request):
             let handler = self.handler
             let response = await withTaskExecutorPreference(globalConcurrentExecutor) {
                 await handler.handle(request, connection: id)
@@ -133,9 +133,8 @@ final class WebSocketSessions: Sendable {
         }
     }
 
-    /// A protocol line as a WebSocket message: without its newline.
     private static func message(_ line: [UInt8]) -> [UInt8] {
-        line.last == 0x0A ? Array(line.dropLast()) : line
+        WebSocketInbound.message(line)
     }
 }
 
