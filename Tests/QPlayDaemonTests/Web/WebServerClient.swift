@@ -1,10 +1,6 @@
 import Foundation
 import QPlayTestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A raw TCP client for the web remote's tests: HTTP requests written byte by byte (so
 /// a test can send what no browser would), answers read back whole, and a small RFC 6455
 /// client for `/ws` (masked text frames out, unmasked frames in).
@@ -17,42 +13,15 @@ final class WebServerClient {
     }
 
     let port: Int
-    private let fd: Int32
-    private var pending: [UInt8] = []
+    /// The connection: HTTP heads are lines (their "\r" dropped), bodies and frames bytes.
+    private let connection: LineSocketClient
 
     init(port: Int, timeoutSeconds: Int = 10) throws {
         self.port = port
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw LineSocketClient.Failure(description: "socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw LineSocketClient.Failure(description: "connect 127.0.0.1:\(port): errno \(code)")
-        }
-        self.fd = fd
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        connection = try LineSocketClient(host: "127.0.0.1", port: port, timeoutSeconds: timeoutSeconds)
     }
 
-    deinit { close(fd) }
-
-    func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw LineSocketClient.Failure(description: "send failed: errno \(errno)") }
-            offset += n
-        }
-    }
+    func send(_ bytes: [UInt8]) throws { try connection.send(raw: bytes) }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
@@ -69,14 +38,15 @@ final class WebServerClient {
     }
 
     func readReply(method: String = "GET") throws -> Reply {
-        let head = try readHead()
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
+        let head = try headLine()
+        let statusLine = head.split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
             throw LineSocketClient.Failure(description: "not an HTTP status line: \(head)")
         }
         var headers: [String: String] = [:]
-        for line in lines {
+        while true {
+            let line = try headLine()
+            if line.isEmpty { break }
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
@@ -84,52 +54,17 @@ final class WebServerClient {
         return Reply(status: status, headers: headers, body: try read(count: length))
     }
 
-    private func readHead() throws -> String {
-        while true {
-            if let end = Self.find([13, 10, 13, 10], in: pending) {
-                let head = String(decoding: pending[..<end], as: UTF8.self)
-                pending.removeSubrange(..<(end + 4))
-                return head
-            }
-            try fill()
-        }
+    /// A line of the head without its CRLF; empty at the head's end.
+    private func headLine() throws -> String {
+        let line = try connection.readLine()
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
 
-    func read(count: Int) throws -> [UInt8] {
-        while pending.count < count { try fill() }
-        let bytes = Array(pending[..<count])
-        pending.removeSubrange(..<count)
-        return bytes
-    }
-
-    private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n == 0 { throw LineSocketClient.Failure(description: "connection closed") }
-        if n < 0 { throw LineSocketClient.Failure(description: "receive failed or timed out: errno \(errno)") }
-        pending += chunk[..<n]
-    }
+    func read(count: Int) throws -> [UInt8] { try connection.read(count: count) }
 
     /// True once the server closed the connection (end of file or a reset) within
     /// `seconds`; what arrives meanwhile is dropped.
-    func isClosedByServer(within seconds: Int) -> Bool {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { return true }
-            if n < 0 { return errno == ECONNRESET }
-        }
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
-        }
-        return nil
-    }
+    func isClosedByServer(within seconds: Int) -> Bool { connection.isClosedByServer(within: seconds) }
 
     // MARK: WebSocket
 
