@@ -17,26 +17,30 @@ struct WebSecurityTests {
             let foreign = try WebServerClient(port: port).request("GET", "/", headers: [("Host", "attacker.example:\(port)")])
             #expect(foreign.status == 421)
             #expect(foreign.headers["content-security-policy"] == "default-src 'self'")
-            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Host", "localhost:\(port)")]).status == 200)
-            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Host", "remote.example")]).status == 200)
-            let upgrade = try WebServerClient(port: port).upgrade(origin: "http://attacker.example", host: "attacker.example")
-            #expect(upgrade.status == 421)
+            WebStatusCase.expectAll(
+                [
+                    .request("localhost", "GET", "/", headers: [("Host", "localhost:\(port)")], status: 200),
+                    .request("a name in http_hosts", "GET", "/", headers: [("Host", "remote.example")], status: 200),
+                    .upgrade("the upgrade to a foreign host", origin: "http://attacker.example", host: "attacker.example", status: 421),
+                ], port: port)
         }
     }
 
     @Test func theUpgradeNeedsTheSameOrigin() throws {
         let port = try FreeTCPPort.probe()
         try withDaemon(arguments: ["--http", "127.0.0.1:\(port)"]) { _ in
-            #expect(try WebServerClient(port: port).upgrade(origin: "http://attacker.example").status == 403)
-            #expect(try WebServerClient(port: port).upgrade(origin: "http://127.0.0.1:\(port + 1)").status == 403)
-            #expect(try WebServerClient(port: port).upgrade(origin: nil).status == 403)
-            #expect(try WebServerClient(port: port).upgrade(origin: "null").status == 403)
-            let form = try WebServerClient(port: port).upgrade(origin: "null", extra: [("Sec-Fetch-Site", "same-origin")])
-            #expect(form.status == 101)
-            #expect(try WebServerClient(port: port).upgrade(origin: "http://127.0.0.1:\(port)").status == 101)
-            let post = try WebServerClient(port: port).request(
-                "POST", "/login", headers: [("Origin", "http://attacker.example")], body: "password=x")
-            #expect(post.status == 403)
+            WebStatusCase.expectAll(
+                [
+                    .upgrade("a foreign origin", origin: "http://attacker.example", status: 403),
+                    .upgrade("another port", origin: "http://127.0.0.1:\(port + 1)", status: 403),
+                    .upgrade("no origin", origin: nil, status: 403),
+                    .upgrade("origin null", origin: "null", status: 403),
+                    .upgrade("origin null from the same site", origin: "null", extra: [("Sec-Fetch-Site", "same-origin")], status: 101),
+                    .upgrade("the same origin", origin: "http://127.0.0.1:\(port)", status: 101),
+                    .request(
+                        "a sign-in from a foreign origin", "POST", "/login", headers: [("Origin", "http://attacker.example")],
+                        body: "password=x", status: 403),
+                ], port: port)
         }
     }
 
@@ -81,8 +85,11 @@ struct WebSecurityTests {
             #expect(page.status == 303 && page.headers["location"] == "/login")
             let login = try WebServerClient(port: port).request("GET", "/login")
             #expect(login.status == 200 && login.text.contains("password"))
-            #expect(try WebServerClient(port: port).request("GET", "/art/1").status == 401)
-            #expect(try WebServerClient(port: port).upgrade(origin: origin.1).status == 401)
+            WebStatusCase.expectAll(
+                [
+                    .request("a cover before signing in", "GET", "/art/1", status: 401),
+                    .upgrade("the upgrade before signing in", origin: origin.1, status: 401),
+                ], port: port)
 
             let signedIn = try WebServerClient(port: port).request(
                 "POST", "/login", headers: [origin, ("Content-Type", "application/x-www-form-urlencoded")],
@@ -91,11 +98,14 @@ struct WebSecurityTests {
             let cookie = try #require(signedIn.headers["set-cookie"])
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
             let session = ("Cookie", String(cookie.prefix { $0 != ";" }))
-            #expect(try WebServerClient(port: port).request("GET", "/", headers: [session]).status == 200)
             let web = try WebServerClient(port: port)
             #expect(try web.upgrade(origin: origin.1, extra: [session]).status == 101)
             #expect(try web.readObject()["protocol"] as? String == "qplay/1")
-            #expect(try WebServerClient(port: port).request("GET", "/", headers: [("Cookie", "qplay_session=forged")]).status == 303)
+            WebStatusCase.expectAll(
+                [
+                    .request("the page signed in", "GET", "/", headers: [session], status: 200),
+                    .request("a forged session", "GET", "/", headers: [("Cookie", "qplay_session=forged")], status: 303),
+                ], port: port)
 
             for _ in 0..<5 {
                 let wrong = try WebServerClient(port: port).request("POST", "/login", headers: [origin], body: "password=guess")
