@@ -140,7 +140,7 @@ public enum Daemon {
                         connectionTimeout: configuration.connectionTimeout),
                     commands: MPDCommandContext(
                         player: player, library: library, startedAt: startedAt, activity: MPDActivity(),
-                        playlists: playlists),
+                        playlists: playlists, statistics: statistics),
                     logger: log, outputBudget: outputBudget))
         }
         if !configuration.httpListen.isEmpty {

@@ -12,6 +12,8 @@ struct MPDCommandContext: Sendable {
     let activity: MPDActivity
     /// The stored playlists' folder.
     let playlists: PlaylistStore
+    /// The daemon's one writer of ratings, the JSON `rate`'s too.
+    let statistics: PlayStatistics
     /// The queue's songs as last written, for `playlistinfo` and its kin.
     let queueListing = MPDQueueListing()
     /// Trims the heap after large answers, as for the JSON frontend.

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import QPlayLibrary
 import QPlayMPD
 import QPlayModel
@@ -103,8 +102,8 @@ enum FigureSticker: String, CaseIterable {
 }
 
 /// The stickers of the library's songs: the stored ones, and qplay's figures under
-/// their `FigureSticker` names. Ratings are written through `PlayStatistics`, as the JSON
-/// `rate` writes them, so every frontend reads the new rating.
+/// their `FigureSticker` names. Ratings are written through the daemon's `PlayStatistics`
+/// (the context's), as the JSON `rate` writes them, so every frontend reads the new rating.
 private struct Stickers {
     let store: StateStore
     let context: MPDCommandContext
@@ -181,9 +180,8 @@ private struct Stickers {
     }
 
     private func rate(_ track: QPlayModel.Track, stars: Int) async throws {
-        let statistics = PlayStatistics(store: store, index: context.index, log: Logger(label: "qplay.mpd"))
         do {
-            try await statistics.rate(track: track.id, stars: stars, player: context.player)
+            try await context.statistics.rate(track: track.id, stars: stars, player: context.player)
         } catch let error as ProtocolError {
             throw MPDError(.system, error.message)
         }
