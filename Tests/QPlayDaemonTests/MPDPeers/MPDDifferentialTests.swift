@@ -158,49 +158,10 @@ struct MPDDifferentialTests {
 
     @Test(arguments: MPDPeerKind.tested)
     func sameScriptSameAnswers(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        try withPeer(.mpd, music: library.path.string) { reference in
-            try withPeer(kind, music: library.path.string) { candidate in
-                let expected = try Self.run(Self.script, on: reference)
-                let actual = try Self.run(Self.script, on: candidate)
-                // QPLAY_MPD_TRANSCRIPTS=DIR keeps both normalised transcripts for reading.
-                if let folder = ProcessInfo.processInfo.environment["QPLAY_MPD_TRANSCRIPTS"] {
-                    for (name, run) in [("mpd", expected), (kind.rawValue + "-candidate", actual)] {
-                        let text = zip(Self.script, run.responses).map { ">>> \($0)\n\($1.joined(separator: "\n"))" }
-                        try (text.joined(separator: "\n") + "\n").write(
-                            toFile: "\(folder)/\(name).txt", atomically: true, encoding: .utf8)
-                    }
-                }
-                #expect(actual.greeting == expected.greeting, "\(kind): \(actual.greeting)")
-
-                // The real MPD against itself is compared without allowances.
-                let comparison = MPDTranscriptComparison(
-                    script: Self.script, expected: expected.responses, actual: actual.responses,
-                    allowed: kind == .mpd ? [] : Self.allowed, name: kind.rawValue)
-                #expect(comparison.unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(comparison.unexplained.joined(separator: "\n"))")
-                #expect(
-                    comparison.stale.isEmpty,
-                    "allowed differences that no longer show (remove them here and in docs/MPD.md): \(comparison.stale)")
-            }
-        }
-    }
-
-    /// Sends each step on one connection and reads its one response, normalised.
-    static func run(_ script: [String], on peer: MPDPeer) throws -> (greeting: String, responses: [[String]]) {
-        let (client, greeting) = try LineSocketClient.mpd(port: peer.port)
-        var normalizer = MPDResponseNormalizer()
-        var responses: [[String]] = []
-        for step in script {
-            try client.send(normalizer.request(step))
-            let response: [String]
-            do {
-                response = try client.mpdResponse()
-            } catch {
-                throw LineSocketClient.Failure(description: "\(peer.kind): no answer to `\(step)`: \(error)\n\(peer.log)")
-            }
-            responses.append(normalizer.response(response))
-        }
-        return (normalizer.response([greeting])[0], responses)
+        let (expected, actual) = try MPDPeerScript.runOnMPDAnd(kind, Self.script)
+        #expect(actual.greeting == expected.greeting, "\(kind): \(actual.greeting)")
+        try MPDPeerScript.expectSameAnswers(
+            Self.script, expected: expected.responses, actual: actual.responses, allowed: Self.allowed, kind: kind,
+            transcripts: "")
     }
 }

@@ -98,25 +98,10 @@ struct MPDPlaylistPeerTests {
 
     @Test(arguments: MPDPeerKind.tested)
     func sameScriptSameAnswers(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        let referenceFolder = try playlistFolder(music: library.path.string)
-        let candidateFolder = try playlistFolder(music: library.path.string)
-        defer {
-            referenceFolder.remove()
-            candidateFolder.remove()
-        }
-        try withPeer(.mpd, music: library.path.string, playlists: referenceFolder.path.string) { reference in
-            try withPeer(kind, music: library.path.string, playlists: candidateFolder.path.string) { candidate in
-                let expected = try Self.listingsComparable(MPDDifferentialTests.run(Self.script, on: reference).responses)
-                let actual = try Self.listingsComparable(MPDDifferentialTests.run(Self.script, on: candidate).responses)
-                let comparison = MPDTranscriptComparison(
-                    script: Self.script, expected: expected, actual: actual,
-                    allowed: kind == .mpd ? [] : Self.allowed, name: kind.rawValue)
-                #expect(comparison.unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(comparison.unexplained.joined(separator: "\n"))")
-                #expect(comparison.stale.isEmpty, "allowed differences that no longer show: \(comparison.stale)")
-            }
-        }
+        let (expected, actual) = try MPDPeerScript.runOnMPDAnd(kind, Self.script, playlists: Self.playlistFolder)
+        try MPDPeerScript.expectSameAnswers(
+            Self.script, expected: Self.listingsComparable(expected.responses),
+            actual: Self.listingsComparable(actual.responses), allowed: Self.allowed, kind: kind, transcripts: "playlist-")
     }
 
     /// MPD lists the folder in directory order and dates each playlist by its file: the
@@ -140,7 +125,7 @@ struct MPDPlaylistPeerTests {
         }
     }
 
-    private func playlistFolder(music: String) throws -> TemporaryDirectory {
+    private static func playlistFolder(music: String) throws -> TemporaryDirectory {
         let folder = TemporaryDirectory("playlists")
         try folder.write(Array(Self.externalPlaylist(music: music).utf8), to: folder.appending("external.m3u"))
         return folder

@@ -74,52 +74,21 @@ struct MPDStickerPeerTests {
 
     @Test(arguments: MPDPeerKind.tested)
     func sameScriptSameAnswers(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        try withPeer(.mpd, music: library.path.string) { reference in
-            try withPeer(kind, music: library.path.string) { candidate in
-                // The last `idle sticker` waits: nothing changed since the one before. Both
-                // answer it once another connection sets a sticker.
-                let expected = try Self.run(on: reference)
-                let actual = try Self.run(on: candidate)
-                // QPLAY_MPD_TRANSCRIPTS=DIR keeps both normalised transcripts for reading.
-                if let folder = ProcessInfo.processInfo.environment["QPLAY_MPD_TRANSCRIPTS"] {
-                    for (name, run) in [("sticker-mpd", expected), ("sticker-\(kind.rawValue)-candidate", actual)] {
-                        let text = zip(Self.script, run).map { ">>> \($0)\n\($1.joined(separator: "\n"))" }
-                        try (text.joined(separator: "\n") + "\n").write(
-                            toFile: "\(folder)/\(name).txt", atomically: true, encoding: .utf8)
-                    }
-                }
-                #expect(expected.count == Self.script.count)
-                // The script is not empty-handed on the reference: it finds, lists and refuses.
-                #expect(expected[19].count == 9, "\(expected[19])")
-                let comparison = MPDTranscriptComparison(
-                    script: Self.script, expected: expected, actual: actual, allowed: [], name: kind.rawValue)
-                #expect(comparison.unexplained.isEmpty, "\(kind) answers unlike MPD:\n\(comparison.unexplained.joined(separator: "\n"))")
-            }
-        }
-    }
-
-    /// The script on one connection; before the last step (an idle with nothing
-    /// pending) a second connection sets a sticker, which wakes it.
-    static func run(on peer: MPDPeer) throws -> [[String]] {
-        let (client, _) = try LineSocketClient.mpd(port: peer.port)
-        var normalizer = MPDResponseNormalizer()
-        var responses: [[String]] = []
-        for (index, step) in script.enumerated() {
-            try client.send(normalizer.request(step))
-            if index == script.count - 1 {
+        // The last `idle sticker` waits: nothing changed since the one before. Both
+        // answer it once another connection sets a sticker.
+        let (expected, actual) = try MPDPeerScript.runOnMPDAnd(
+            kind, Self.script,
+            beforeReading: { peer, index in
+                guard index == Self.script.count - 1 else { return }
                 usleep(200_000)
                 let other = try peer.client()
                 #expect(try other.mpd("sticker set song untagged.mp3 seen 11") == ["OK"])
-            }
-            do {
-                responses.append(normalizer.response(try client.mpdResponse()))
-            } catch {
-                throw LineSocketClient.Failure(description: "\(peer.kind): no answer to `\(step)`: \(error)\n\(peer.log)")
-            }
-        }
-        return responses
+            })
+        #expect(expected.responses.count == Self.script.count)
+        // The script is not empty-handed on the reference: it finds, lists and refuses.
+        #expect(expected.responses[19].count == 9, "\(expected.responses[19])")
+        try MPDPeerScript.expectSameAnswers(
+            Self.script, expected: expected.responses, actual: actual.responses, kind: kind, transcripts: "sticker-")
     }
 
     static let pythonScript = #"""
