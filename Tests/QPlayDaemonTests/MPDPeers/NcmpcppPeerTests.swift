@@ -16,13 +16,8 @@ struct NcmpcppPeerTests {
         try withPeer(kind, music: library.path.string) { peer in
             try peer.mpcLines("add", "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3")
             try peer.mpcLines("play")
-
-            // ncmpcpp writes its settings and lyrics folders under HOME: a private one.
-            let home = TemporaryDirectory("ncmpcpp-home")
-            defer { home.remove() }
-            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            let tmux = try Self.startNcmpcpp(on: peer)
             defer { tmux.end() }
-            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
 
             _ = try tmux.waitForScreen("the playlist with the playing title") {
                 $0.contains("First Long") && $0.contains("Morning") && $0.contains("Playlist (2 items")
@@ -62,17 +57,11 @@ extension NcmpcppPeerTests {
         let name = "Café mix"
         try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
             try peer.mpcLines(arguments: ["add"] + files)
-            let home = TemporaryDirectory("ncmpcpp-home")
-            defer { home.remove() }
-            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            let tmux = try Self.startNcmpcpp(on: peer)
             defer { tmux.end() }
-            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
             _ = try tmux.waitForScreen("the queue of two") { $0.contains("Playlist (2 items") && $0.contains("Morning") }
 
-            try tmux.sendKeys("S")
-            _ = try tmux.waitForScreen("the save prompt") { $0.contains("Save playlist as:") }
-            try tmux.sendKeys("-l", name)
-            try tmux.sendKeys("Enter")
+            try Self.saveQueue(in: tmux, as: name)
             _ = try tmux.waitForScreen("the saved message") { $0.contains("Playlist saved as \"\(name)\"") }
             #expect(try peer.mpcLines("lsplaylists") == [name], "\(kind)")
             #expect(try peer.mpcLines("-f", "%file%", "playlist", name) == files, "\(kind)")
@@ -89,10 +78,7 @@ extension NcmpcppPeerTests {
             try peer.mpcLines("add", "Test Tones/Day Cycle/02 Evening.mp3")
             try tmux.sendKeys("1")
             _ = try tmux.waitForScreen("the queue of three") { $0.contains("Playlist (3 items") }
-            try tmux.sendKeys("S")
-            _ = try tmux.waitForScreen("the save prompt") { $0.contains("Save playlist as:") }
-            try tmux.sendKeys("-l", name)
-            try tmux.sendKeys("Enter")
+            try Self.saveQueue(in: tmux, as: name)
             _ = try tmux.waitForScreen("the overwrite question") { $0.contains("Playlist \"\(name)\" already exists, overwrite?") }
             try tmux.sendKeys("y")
             _ = try tmux.waitForScreen("the overwritten message") { $0.contains("Playlist overwritten") }
@@ -126,11 +112,8 @@ extension NcmpcppPeerTests {
             try peer.mpcLines(arguments: ["add"] + files)
             try peer.mpcLines("save", "Café mix")
             try peer.mpcLines("clear")
-            let home = TemporaryDirectory("ncmpcpp-home")
-            defer { home.remove() }
-            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: home.path.string)
+            let tmux = try Self.startNcmpcpp(on: peer)
             defer { tmux.end() }
-            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
             _ = try tmux.waitForScreen("the empty queue") { $0.contains("Playlist (0 items") }
             try tmux.sendKeys("5")
             _ = try tmux.waitForScreen("the editor with the playlist") { $0.contains("Content (3 items)") && $0.contains("Café mix ") }
@@ -180,14 +163,37 @@ extension NcmpcppPeerTests {
     }
 }
 
+extension NcmpcppPeerTests {
+    /// ncmpcpp connected to `peer` in a tmux of its own, with a HOME of its own (it
+    /// writes its settings and lyrics folders there); `end()` ends both.
+    static func startNcmpcpp(on peer: MPDPeer) throws -> TmuxSession {
+        let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: TemporaryDirectory("ncmpcpp-home"))
+        do {
+            try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
+        } catch {
+            tmux.end()
+            throw error
+        }
+        return tmux
+    }
+
+    /// The queue saved from the playlist view: `S`, the name at the prompt, Enter.
+    static func saveQueue(in tmux: TmuxSession, as name: String) throws {
+        try tmux.sendKeys("S")
+        _ = try tmux.waitForScreen("the save prompt") { $0.contains("Save playlist as:") }
+        try tmux.sendKeys("-l", name)
+        try tmux.sendKeys("Enter")
+    }
+}
+
 /// A detached tmux server of the test's own (`tmux -L NAME`), one window running a
-/// command, read back with `capture-pane`.
+/// command, read back with `capture-pane`; its HOME is a folder of its own.
 struct TmuxSession {
     let name: String
-    let home: String
+    let home: TemporaryDirectory
     static let executable = URL(fileURLWithPath: "/usr/bin/tmux")
 
-    private var environment: [String: String] { ["HOME": home, "TERM": "xterm-256color"] }
+    private var environment: [String: String] { ["HOME": home.path.string, "TERM": "xterm-256color"] }
 
     private func tmux(_ arguments: [String]) throws -> ProcessResult {
         try runProcess(Self.executable, ["-L", name] + arguments, environment: environment, killAfter: 20)
@@ -221,7 +227,9 @@ struct TmuxSession {
 
     var isAlive: Bool { (try? tmux(["has-session"]).status) == 0 }
 
+    /// Ends the server and removes its HOME.
     func end() {
         _ = try? tmux(["kill-server"])
+        home.remove()
     }
 }
