@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction, one way only (docs/ARCHITECTURE.md lists every target's
 // dependencies; scripts/check-repository fails when that list and this file differ):
-//   QPlayModel, QPlayProtocol, QPlayMPD: none of ours
+//   QPlayModel, QPlayProtocol, QPlayMPD, QPlayStreams: none of ours
 //   QPlayAudio: its C bindings (CMPG123 … CSoxr), QPlayModel
 //   QPlayLibrary: CTagLib, QPlayModel        QPlayEngine: QPlayModel (not the library)
 //   QPlayDaemon: all of the above, CSDBus (sd-bus, for the MPRIS frontend) and Hummingbird
@@ -137,6 +137,12 @@ let package = Package(
             name: "QPlayMPD",
             dependencies: [],
             swiftSettings: fuzzInstrumented + fuzzOptimized),
+        // Streams: internet radio playlists (m3u, pls) and ICY metadata. Pure like
+        // QPlayMPD (no NIO, only FoundationEssentials' URL): the fuzz targets drive it.
+        .target(
+            name: "QPlayStreams",
+            dependencies: [],
+            swiftSettings: fuzzInstrumented + fuzzOptimized),
         // Daemon: socket server, command dispatch, persistence, configuration
         .target(
             name: "QPlayDaemon",
@@ -264,6 +270,9 @@ let package = Package(
         .testTarget(
             name: "QPlayMPDTests",
             dependencies: ["QPlayMPD", "QPlayTestSupport"]),
+        .testTarget(
+            name: "QPlayStreamsTests",
+            dependencies: ["QPlayStreams", "QPlayTestSupport"]),
         .testTarget(
             name: "QPlayDaemonTests",
             dependencies: ["QPlayDaemon", "QPlayModel", "QPlayEngine", "QPlayProtocol", "QPlayTestSupport"]),
