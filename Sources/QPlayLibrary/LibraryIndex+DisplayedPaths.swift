@@ -11,7 +11,7 @@ extension LibraryIndex {
         // Bytes that are not UTF-8 always show as U+FFFD: without one, only the exact
         // UTF-8 bytes show as `displayed`.
         guard displayed.unicodeScalars.contains("\u{FFFD}") else {
-            return try tracks(paths: [FilePath(displayed)])
+            return try tracks(paths: [FilePath(displayed)]).compactMap { $0 }
         }
         // Candidates hold the longest run of the text between replacement characters
         // (its bytes are in the path as they are); the rendering decides.

@@ -105,14 +105,37 @@ public final class LibraryIndex: Sendable {
         }
     }
 
-    /// The tracks at these paths (relative to the music directory, byte-exact), in the
-    /// order given; unknown paths left out.
-    public func tracks(paths: [FilePath]) throws -> [Track] {
+    /// The track at each of these paths (relative to the music directory, byte-exact),
+    /// in the order given; nil for a path the index does not hold.
+    ///
+    /// With the search table current, SQL only maps paths to ids (the `path` index, no
+    /// row decoding) and the tracks are built from the table: a 10,000-entry playlist
+    /// resolves in a few milliseconds instead of decoding 10,000 rows.
+    public func tracks(paths: [FilePath]) throws -> [Track?] {
         let keys = paths.map { Data(PathBytes.bytes($0)) }
-        let found = try pool.read { db in try fetch(keys: Array(Set(keys)), column: "path", db) }
-        var byPath: [Data: Track] = [:]
-        for track in found { byPath[Data(PathBytes.bytes(track.path))] = track }
-        return keys.compactMap { byPath[$0] }
+        let unique = Array(Set(keys))
+        return try pool.read { db in
+            if let table = try searchTable(db, loading: false) {
+                var rankByPath: [Data: Int] = [:]
+                rankByPath.reserveCapacity(unique.count)
+                try forEachChunk(of: unique, db) { chunk, marks in
+                    let cursor = try Row.fetchCursor(
+                        db, sql: "SELECT path, id FROM track WHERE path IN (\(marks))",
+                        arguments: StatementArguments(Array(chunk)))
+                    while let row = try cursor.next() {
+                        if let rank = table.rank(of: row[1]) { rankByPath[row[0]] = rank }
+                    }
+                }
+                let ranks = keys.compactMap { rankByPath[$0] }
+                var built = table.tracks(atRanks: ranks, reserving: ranks.count).makeIterator()
+                return keys.map { rankByPath[$0] == nil ? nil : built.next() }
+            }
+            var byPath: [Data: Track] = [:]
+            for track in try fetch(keys: unique, column: "path", db) {
+                byPath[Data(PathBytes.bytes(track.path))] = track
+            }
+            return keys.map { byPath[$0] }
+        }
     }
 
     public func track(id: TrackID) throws -> Track? {
@@ -165,16 +188,24 @@ public final class LibraryIndex: Sendable {
 
     private func fetch(keys: [some DatabaseValueConvertible], column: String, _ db: Database) throws -> [Track] {
         var tracks: [Track] = []
-        // SQLite limits the number of bound variables per statement.
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let chunk = keys[start..<min(start + 500, keys.count)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try forEachChunk(of: keys, db) { chunk, marks in
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT \(TrackRow.selection) FROM track WHERE \(column) IN (\(marks))",
                 arguments: StatementArguments(Array(chunk)))
             while let row = try cursor.next() { tracks.append(TrackRow.track(from: row)) }
         }
         return tracks
+    }
+
+    /// `body` for each run of at most 500 keys with as many `?` marks: SQLite limits the
+    /// number of bound variables per statement.
+    private func forEachChunk<Key>(
+        of keys: [Key], _ db: Database, _ body: (ArraySlice<Key>, String) throws -> Void
+    ) throws {
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = keys[start..<min(start + 500, keys.count)]
+            try body(chunk, Array(repeating: "?", count: chunk.count).joined(separator: ","))
+        }
     }
 
     /// The query in SQL (`SearchSQL`): the path taken while a scan writes.

@@ -226,13 +226,7 @@ struct CommandDispatcher: RequestHandler {
             }
             let relative = try paths.map(relativePath)
             let exact = try index.tracks(paths: relative)
-            let found = Set(exact.map(\.path))
-            guard relative.contains(where: { !found.contains($0) }) else { return exact }
-            let byPath = Dictionary(exact.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            return try relative.map { path in
-                if let track = byPath[path] { return track }
-                return try trackShown(as: path)
-            }
+            return try zip(relative, exact).map { path, track in try track ?? trackShown(as: path) }
         }
     }
 

@@ -42,7 +42,7 @@ extension MPRISBusLoop {
         let player = self.player
         let outcome = BlockingAwait.run { () async -> Failure? in
             do {
-                var tracks = try library.index.tracks(paths: [relative])
+                var tracks = try library.index.tracks(paths: [relative]).compactMap { $0 }
                 if tracks.isEmpty {
                     var info = stat()
                     guard path.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -50,7 +50,7 @@ extension MPRISBusLoop {
                     }
                     let folder = relative.removingLastComponent()
                     _ = try await library.startScan(subpath: folder.isEmpty ? nil : folder).value
-                    tracks = try library.index.tracks(paths: [relative])
+                    tracks = try library.index.tracks(paths: [relative]).compactMap { $0 }
                     guard !tracks.isEmpty else { return .invalid("\(path) is not a file qplay plays") }
                 }
                 let found = tracks

@@ -6,12 +6,7 @@ extension StoredPlaylist {
     /// Each entry's track in the library, in order; nil for a line that names no
     /// indexed track (it stays in the file and is skipped on load).
     func tracks(in index: LibraryIndex) throws -> [Track?] {
-        let unique = Array(Set(paths))
-        var byPath: [String: Track] = [:]
-        for track in try index.tracks(paths: unique.map { FilePath($0) }) {
-            byPath[track.path.string] = track
-        }
-        return paths.map { byPath[$0] }
+        try index.tracks(paths: paths.map { FilePath($0) })
     }
 
     /// A playlist of `tracks` as qplay writes it, each with its `#EXTINF` line.
