@@ -42,6 +42,23 @@ public struct FigurePredicate: Sendable, Hashable, Codable {
         }
     }
 
+    /// A time test as a threshold, `now` being the current Unix time: `within` passes a
+    /// time at or after it, `before` one earlier. Nil for a count test.
+    func timeThreshold(now: Double) -> (time: Double, within: Bool)? {
+        switch test {
+        case .within(let seconds): (now - seconds, true)
+        case .before(let seconds): (now - seconds, false)
+        default: nil
+        }
+    }
+
+    /// The one place the "never" rule lives: a time is NaN for never, and NaN compares
+    /// false, so never is never `within` and always `before`.
+    @inline(__always)
+    static func passes(time: Double, threshold: (time: Double, within: Bool)) -> Bool {
+        (time >= threshold.time) == threshold.within
+    }
+
     /// Whether `figures` pass, `now` being the current Unix time.
     public func matches(_ figures: TrackFigures, now: Double) -> Bool {
         switch property {
@@ -50,12 +67,9 @@ public struct FigurePredicate: Sendable, Hashable, Codable {
             guard let range = countRange else { return false }
             return UInt32(clamping: value) >= range.lower && UInt32(clamping: value) <= range.upper
         case .lastPlayed, .added:
+            guard let threshold = timeThreshold(now: now) else { return false }
             let time = property == .added ? figures.added : figures.lastPlayed
-            switch test {
-            case .within(let seconds): return time.map { $0 >= now - seconds } ?? false
-            case .before(let seconds): return time.map { $0 < now - seconds } ?? true
-            default: return false
-            }
+            return Self.passes(time: time ?? .nan, threshold: threshold)
         }
     }
 }

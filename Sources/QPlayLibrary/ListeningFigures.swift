@@ -111,19 +111,14 @@ public final class ListeningFigures: Sendable {
                 }
             }
             let column = predicate.property == .added ? columns.added : columns.lastPlayed
-            let (threshold, wantWithin): (Double, Bool) =
-                switch predicate.test {
-                case .within(let seconds): (now - seconds, true)
-                case .before(let seconds): (now - seconds, false)
-                default: (.nan, true)  // a count test on a time: nothing passes
-                }
+            // A count test on a time: a NaN threshold, which nothing passes.
+            let threshold = predicate.timeThreshold(now: now) ?? (.nan, true)
             return column.withUnsafeBufferPointer { values in
                 let count = values.count
                 return RankSet(capacity: rows.count) { rank in
                     let id = rows[rank].id
                     let time = id >= 0 && id < count ? values[Int(id)] : .nan
-                    // NaN (never) compares false: never within, always before.
-                    return (time >= threshold) == wantWithin
+                    return FigurePredicate.passes(time: time, threshold: threshold)
                 }
             }
         }
