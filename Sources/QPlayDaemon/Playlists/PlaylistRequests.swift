@@ -25,19 +25,25 @@ struct PlaylistRequests {
         case .list:
             var summaries: [PlaylistSummary] = []
             for file in try store.list() {
-                // A smart playlist file that holds no rule (edited by hand) is listed
-                // empty and without one: the others still list. Showing or loading it
+                let modified = MPDSongWriter.isoDate(nanoseconds: file.modified * 1_000_000_000)
+                guard file.smart else {
+                    let tracks = try store.contents(file, index: index).tracks
+                    let known = tracks.count { $0 != nil }
+                    summaries.append(
+                        PlaylistSummary(
+                            name: file.name, tracks: known, missing: tracks.count - known, modified: modified,
+                            smart: false, rule: nil))
+                    continue
+                }
+                // A smart playlist is counted, not evaluated: its order does not change how
+                // many it holds. One whose file holds no rule (edited by hand) is listed
+                // empty and without one, and the others still list; showing or loading it
                 // names what is wrong.
-                let found =
-                    file.smart
-                    ? ((try? store.contents(file, index: index)) ?? PlaylistContents(paths: [], tracks: []))
-                    : try store.contents(file, index: index)
-                let known = found.tracks.count { $0 != nil }
+                let rule = try? store.smartRule(file)
+                let count = try rule.map { try SmartPlaylistEvaluation.count(of: $0, in: index) } ?? 0
                 summaries.append(
                     PlaylistSummary(
-                        name: file.name, tracks: known, missing: found.tracks.count - known,
-                        modified: MPDSongWriter.isoDate(nanoseconds: file.modified * 1_000_000_000), smart: file.smart,
-                        rule: found.rule))
+                        name: file.name, tracks: count, missing: 0, modified: modified, smart: true, rule: rule))
             }
             return .success(PlaylistList(playlists: summaries))
         case .show(let name):

@@ -9,17 +9,22 @@ enum SmartPlaylistEvaluation {
     static func tracks(of rule: SmartPlaylistRule, in index: LibraryIndex) throws -> [QPlayModel.Track] {
         let query = Query(rule.where)
         guard let sort = rule.sort else { return try index.search(query, limit: rule.limit).tracks }
-        var tracks = try index.search(query).tracks
         let descending = (rule.order ?? sort.defaultOrder) == .descending
         switch sort {
-        case .random:
-            tracks.shuffle()
-        case .title:
-            let keys = tracks.map { Array(TextFolding.fold($0.title).utf8) }
-            tracks = order(tracks, by: keys, descending: descending) { $0.lexicographicallyPrecedes($1) }
+        case .random, .title:
+            var tracks = try index.search(query).tracks
+            if sort == .random {
+                tracks.shuffle()
+            } else {
+                let keys = tracks.map { Array(TextFolding.fold($0.title).utf8) }
+                tracks = order(tracks, by: keys, descending: descending) { $0.lexicographicallyPrecedes($1) }
+            }
+            if let limit = rule.limit, tracks.count > limit { tracks.removeSubrange(limit...) }
+            return tracks
         case .plays, .rating, .lastPlayed, .added:
-            let keys = tracks.map { track -> Double in
-                let figures = index.listening.figures(of: track.id)
+            let listening = index.listening
+            return try index.search(query, limit: rule.limit, descending: descending) { id in
+                let figures = listening.figures(of: id)
                 switch sort {
                 case .plays: return Double(figures.plays)
                 case .rating: return Double(figures.rating)
@@ -27,11 +32,14 @@ enum SmartPlaylistEvaluation {
                 case .lastPlayed: return figures.lastPlayed ?? -.infinity
                 default: return figures.added ?? -.infinity
                 }
-            }
-            tracks = order(tracks, by: keys, descending: descending, <)
+            }.tracks
         }
-        if let limit = rule.limit, tracks.count > limit { tracks.removeSubrange(limit...) }
-        return tracks
+    }
+
+    /// How many tracks the playlist holds now: its order does not change the count.
+    static func count(of rule: SmartPlaylistRule, in index: LibraryIndex) throws -> Int {
+        let found = try index.count(Query(rule.where))
+        return min(found, max(rule.limit ?? found, 0))
     }
 
     /// `tracks` ordered by `keys` (one per track), ties in their present order.
