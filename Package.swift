@@ -220,6 +220,8 @@ let package = Package(
         fuzzTarget("command-parsing", "CommandParsing", ["QPlayProtocol"]),
         fuzzTarget("status-format", "StatusFormat", ["QPlayProtocol"]),
         fuzzTarget("mpd-line", "MPDLine", ["QPlayMPD"]),
+        fuzzTarget("icy", "ICY", ["QPlayStreams"]),
+        fuzzTarget("stream-playlist", "StreamPlaylist", ["QPlayStreams"]),
         fuzzTarget("config", "Config", [
             "QPlayDaemon", .product(name: "SystemPackage", package: "swift-system"),
         ]),

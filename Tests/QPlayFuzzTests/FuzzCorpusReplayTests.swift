@@ -8,8 +8,8 @@ import Testing
 /// scripts/fuzz.
 @Suite struct FuzzCorpusReplayTests {
     static let targets = [
-        "request-decoder", "line-framer", "command-parsing", "status-format", "mpd-line", "config", "taglib", "mpg123",
-        "flac", "ogg", "ffmpeg", "picture",
+        "request-decoder", "line-framer", "command-parsing", "status-format", "mpd-line", "icy", "stream-playlist",
+        "config", "taglib", "mpg123", "flac", "ogg", "ffmpeg", "picture",
     ]
     static let fuzzFolder = SampleCatalog.repositoryRoot.appending("Fuzz").string
 
