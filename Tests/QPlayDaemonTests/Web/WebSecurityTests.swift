@@ -55,19 +55,8 @@ struct WebSecurityTests {
     }
 
     @Test func aConfiguredAddressInUseStopsTheStart() throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let (holder, port) = try #require(holdLoopbackPort(0))
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0
-            }
-        }
-        #expect(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let daemon = DaemonProcess()
         defer { daemon.directory.remove() }
         let result = try runProcess(
@@ -121,20 +110,10 @@ struct WebSecurityTests {
 @Suite(.serialized)
 struct WebServerDefaultAddressTests {
     @Test func theDefaultAddressInUseIsLoggedAndTheDaemonRunsOn() throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
-        address.sin_port = in_port_t(UInt16(6680).bigEndian)
-        let held = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(holder, 1) == 0
-            }
-        }
         // Taken by someone else already (another qplayd): that holder could let it go
         // at any moment, so the check needs the port held here.
-        guard held else { return }
+        guard let (holder, _) = holdLoopbackPort(6680) else { return }
+        defer { close(holder) }
         try withDaemon { daemon in
             #expect(daemon.log.contains("web remote not served"))
             // Still serving a while later: the web frontend's end did not end the daemon.
@@ -144,4 +123,27 @@ struct WebServerDefaultAddressTests {
             #expect(pong["ok"] as? Bool == true)
         }
     }
+}
+
+/// A socket listening on 127.0.0.1:`port` (0: a port the kernel picks) and the port it
+/// holds, so a server started there finds it in use; nil when it is taken. The caller
+/// closes the socket.
+private func holdLoopbackPort(_ port: Int) -> (socket: Int32, port: Int)? {
+    let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard holder >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let held = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0
+        }
+    }
+    guard held else {
+        close(holder)
+        return nil
+    }
+    return (holder, Int(UInt16(bigEndian: address.sin_port)))
 }
