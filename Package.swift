@@ -229,6 +229,15 @@ let package = Package(
             "QPlayLibrary", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         fuzzTarget("picture", "Picture", ["QPlayLibrary", .product(name: "SystemPackage", package: "swift-system")]),
+        // The web remote's head and WebSocket reading, with NIO's decoders beside them.
+        fuzzTarget("web-head", "WebHead", [
+            "QPlayDaemon", .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        fuzzTarget("web-socket", "WebSocket", [
+            "QPlayDaemon", "QPlayProtocol", .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         // What the decoder targets share: reading a decoder to its end with the checks.
         .target(
             name: "QPlayFuzzDecoderSupport", dependencies: ["QPlayAudio", "QPlayFuzzSupport"],

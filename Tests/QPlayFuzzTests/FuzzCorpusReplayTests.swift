@@ -9,7 +9,7 @@ import Testing
 @Suite struct FuzzCorpusReplayTests {
     static let targets = [
         "request-decoder", "line-framer", "command-parsing", "status-format", "mpd-line", "icy", "stream-playlist",
-        "config", "taglib", "mpg123", "flac", "ogg", "ffmpeg", "picture",
+        "config", "taglib", "mpg123", "flac", "ogg", "ffmpeg", "picture", "web-head", "web-socket",
     ]
     static let fuzzFolder = SampleCatalog.repositoryRoot.appending("Fuzz").string
 

@@ -106,8 +106,15 @@ final class WebFrontend: Frontend {
         let server = HTTPServerBuilder { responder in
             WebChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, _ in
-                    // The gate checked origin and sign-in before the upgrade code ran.
                     guard head.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                    // The gate answered a refused upgrade with its status already; the rules
+                    // again on the head as the upgrade code parsed it, so no difference
+                    // between the two readings lets one through (then the responder
+                    // answers /ws: 421, 401 or 400).
+                    let refusal = WebHeadCheck(policy: gate.policy, signIn: gate.signIn).upgradeRefusal(
+                        host: head.authority, origin: head.headerFields[.origin],
+                        fetchSite: head.headerFields[.init("Sec-Fetch-Site")!], cookie: head.headerFields[.cookie])
+                    guard refusal == nil else { return .dontUpgrade }
                     return .upgrade([:]) { inbound, outbound, _ in
                         await sessions.serve(inbound: inbound, outbound: outbound)
                     }

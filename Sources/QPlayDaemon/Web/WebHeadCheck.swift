@@ -33,16 +33,34 @@ struct WebHeadCheck: Sendable {
 
     /// A WebSocket upgrade the rules refuse, with its answer.
     func upgradeRefusal(_ head: WebRawHead) -> WebRawResponse? {
-        guard head.field("upgrade")?.lowercased() == "websocket" else { return nil }
-        switch policy.checkChange(host: head.field("host"), origin: head.field("origin"), fetchSite: head.field("sec-fetch-site")) {
+        guard Self.asksForWebSocket(head) else { return nil }
+        return upgradeRefusal(
+            host: head.field("host"), origin: head.field("origin"), fetchSite: head.field("sec-fetch-site"),
+            cookie: head.field("cookie"))
+    }
+
+    /// The answer to a WebSocket upgrade with these header values, if the rules refuse it.
+    func upgradeRefusal(host: String?, origin: String?, fetchSite: String?, cookie: String?) -> WebRawResponse? {
+        switch policy.checkChange(host: host, origin: origin, fetchSite: fetchSite) {
         case .misdirected: return WebRawResponse(status: "421 Misdirected Request", body: "unknown host\n")
         case .forbidden: return WebRawResponse(status: "403 Forbidden", body: "cross-origin request refused\n")
         case .allowed: break
         }
-        if let signIn, !signIn.isSignedIn(cookieHeader: head.field("cookie")) {
+        if let signIn, !signIn.isSignedIn(cookieHeader: cookie) {
             return WebRawResponse(status: "401 Unauthorized", body: "sign in first\n")
         }
         return nil
+    }
+
+    /// Whether NIO's upgrader would hand the request to the WebSocket upgrader: any
+    /// `Upgrade` field, any of its comma-separated protocols, in any case — not only an
+    /// `Upgrade: websocket` first (`Upgrade: h2c, websocket` upgrades too).
+    static func asksForWebSocket(_ head: WebRawHead) -> Bool {
+        head.fields("upgrade").contains { value in
+            value.split(separator: ",").contains { token in
+                token.trimmingBlanks().lowercased() == "websocket"
+            }
+        }
     }
 
     /// The index just past the blank line ending the head, if it has arrived.
@@ -56,5 +74,14 @@ struct WebHeadCheck: Sendable {
             index += 1
         }
         return nil
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs around it (a list element's optional whitespace).
+    fileprivate func trimmingBlanks() -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return self[first...last]
     }
 }

@@ -19,6 +19,11 @@ struct WebRawHead {
     func field(_ name: String) -> String? {
         fields.first(where: { $0.name == name })?.value
     }
+
+    /// Every field of that (lowercase) name, in order.
+    func fields(_ name: String) -> [String] {
+        fields.filter { $0.name == name }.map(\.value)
+    }
 }
 
 extension Substring {
