@@ -45,25 +45,27 @@ struct WebSecurityTests {
     }
 
     @Test func anExposedAddressWithoutAPasswordStopsTheStart() throws {
-        let daemon = DaemonProcess()
-        defer { daemon.directory.remove() }
-        let result = try runProcess(
-            BuiltProducts.url("qplayd"), daemon.standardArguments + ["--http", "0.0.0.0:\(try FreeTCPPort.probe())"],
-            environment: daemon.environment, killAfter: 60)
-        #expect(result.status == 78)
-        #expect(result.stderr.contains("http_password"))
+        try expectStartRefused(http: "0.0.0.0:\(try FreeTCPPort.probe())", saying: "http_password")
     }
 
     @Test func aConfiguredAddressInUseStopsTheStart() throws {
         let (holder, port) = try #require(holdLoopbackPort(0))
         defer { close(holder) }
+        try expectStartRefused(http: "127.0.0.1:\(port)", saying: "127.0.0.1:\(port)")
+    }
+
+    /// qplayd started with `--http address` ends at once with a configuration error
+    /// (78) that names `words`.
+    private func expectStartRefused(
+        http address: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let daemon = DaemonProcess()
         defer { daemon.directory.remove() }
         let result = try runProcess(
-            BuiltProducts.url("qplayd"), daemon.standardArguments + ["--http", "127.0.0.1:\(port)"],
+            BuiltProducts.url("qplayd"), daemon.standardArguments + ["--http", address],
             environment: daemon.environment, killAfter: 60)
-        #expect(result.status == 78)
-        #expect(result.stderr.contains("127.0.0.1:\(port)"))
+        #expect(result.status == 78, sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(words), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 
     @Test func signInSetsASessionAndFailedTriesAreLimited() throws {
