@@ -11,13 +11,10 @@ import Testing
 struct NcmpcppPeerTests {
     @Test(arguments: MPDPeerKind.tested)
     func showsPlayingTrackAndPauses(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        try withPeer(kind, music: library.path.string) { peer in
+        try Self.withNcmpcpp(kind) { peer in
             try peer.mpcLines("add", "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3")
             try peer.mpcLines("play")
-            let tmux = try Self.startNcmpcpp(on: peer)
-            defer { tmux.end() }
+        } then: { peer, tmux in
 
             _ = try tmux.waitForScreen("the playlist with the playing title") {
                 $0.contains("First Long") && $0.contains("Morning") && $0.contains("Playlist (2 items")
@@ -38,7 +35,6 @@ struct NcmpcppPeerTests {
             }
             // Its status line shows the pause once the "Connected" message has timed out.
             _ = try tmux.waitForScreen("ncmpcpp showing the pause") { $0.contains("Paused: Peer Tones \"Long Player\" (2021) - First Long") }
-            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
         }
     }
 }
@@ -49,16 +45,11 @@ extension NcmpcppPeerTests {
     /// "already exists" from the ACK's code, asks, and overwrites.
     @Test(arguments: MPDPeerKind.tested)
     func savesQueueAndListsItInPlaylistEditor(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        let playlists = TemporaryDirectory("playlists")
-        defer { playlists.remove() }
         let files = ["Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3"]
         let name = "Café mix"
-        try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
+        try Self.withNcmpcpp(kind) { peer in
             try peer.mpcLines(arguments: ["add"] + files)
-            let tmux = try Self.startNcmpcpp(on: peer)
-            defer { tmux.end() }
+        } then: { peer, tmux in
             _ = try tmux.waitForScreen("the queue of two") { $0.contains("Playlist (2 items") && $0.contains("Morning") }
 
             try Self.saveQueue(in: tmux, as: name)
@@ -89,7 +80,6 @@ extension NcmpcppPeerTests {
             _ = try tmux.waitForScreen("the editor with three tracks, Evening the new one") {
                 $0.contains("Playlist editor") && $0.contains("Content (3 items)") && $0.contains("│Test Tones - Evening")
             }
-            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
         }
     }
 }
@@ -101,19 +91,14 @@ extension NcmpcppPeerTests {
     /// and in `mpc`'s listing.
     @Test(arguments: MPDPeerKind.tested)
     func editsStoredPlaylistInPlaylistEditor(_ kind: MPDPeerKind) throws {
-        let library = try peerLibrary()
-        defer { library.remove() }
-        let playlists = TemporaryDirectory("playlists")
-        defer { playlists.remove() }
         let files = [
             "Peer Tones/Long Player/01 First Long.mp3", "Test Tones/Day Cycle/01 Morning.mp3", "Test Tones/Day Cycle/02 Evening.mp3",
         ]
-        try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
+        try Self.withNcmpcpp(kind) { peer in
             try peer.mpcLines(arguments: ["add"] + files)
             try peer.mpcLines("save", "Café mix")
             try peer.mpcLines("clear")
-            let tmux = try Self.startNcmpcpp(on: peer)
-            defer { tmux.end() }
+        } then: { peer, tmux in
             _ = try tmux.waitForScreen("the empty queue") { $0.contains("Playlist (0 items") }
             try tmux.sendKeys("5")
             _ = try tmux.waitForScreen("the editor with the playlist") { $0.contains("Content (3 items)") && $0.contains("Café mix ") }
@@ -158,23 +143,31 @@ extension NcmpcppPeerTests {
                 $0.contains("Playlist deleted") && !$0.split(separator: "\n").contains { $0.hasPrefix("Café") }
             }
             #expect(try peer.mpcLines("lsplaylists") == [], "\(kind)")
-            #expect(tmux.isAlive, "\(kind): ncmpcpp ended")
         }
     }
 }
 
 extension NcmpcppPeerTests {
-    /// ncmpcpp connected to `peer` in a tmux of its own, with a HOME of its own (it
-    /// writes its settings and lyrics folders there); `end()` ends both.
-    static func startNcmpcpp(on peer: MPDPeer) throws -> TmuxSession {
-        let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: TemporaryDirectory("ncmpcpp-home"))
-        do {
+    /// ncmpcpp against `kind` serving the peer library and a stored-playlist folder of its
+    /// own, started in a tmux of its own once `prepare` has set the server up; `then`
+    /// must leave it running. ncmpcpp writes its settings and lyrics folders under HOME:
+    /// a private one, which `TmuxSession.end()` removes.
+    static func withNcmpcpp(
+        _ kind: MPDPeerKind, sourceLocation: SourceLocation = #_sourceLocation, _ prepare: (MPDPeer) throws -> Void,
+        then body: (MPDPeer, TmuxSession) throws -> Void
+    ) throws {
+        let library = try peerLibrary()
+        defer { library.remove() }
+        let playlists = TemporaryDirectory("playlists")
+        defer { playlists.remove() }
+        try withPeer(kind, music: library.path.string, playlists: playlists.path.string) { peer in
+            try prepare(peer)
+            let tmux = TmuxSession(name: "qplay-ncmpcpp-\(getpid())", home: TemporaryDirectory("ncmpcpp-home"))
+            defer { tmux.end() }
             try tmux.start("ncmpcpp -h \(peer.host) -p \(peer.port)")
-        } catch {
-            tmux.end()
-            throw error
+            try body(peer, tmux)
+            #expect(tmux.isAlive, "\(kind): ncmpcpp ended", sourceLocation: sourceLocation)
         }
-        return tmux
     }
 
     /// The queue saved from the playlist view: `S`, the name at the prompt, Enter.
