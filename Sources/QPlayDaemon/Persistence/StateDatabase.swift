@@ -41,6 +41,10 @@ final class StateDatabase: Sendable {
         configuration.label = "qplay.state"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Room for a 10,000-entry load (~4 MB of rows) in one transaction: with
+            // SQLite's default 2 MB the pager spilled pages to the WAL mid-transaction and
+            // read them back. The pages are handed back after a large write.
+            try db.execute(sql: "PRAGMA cache_size = -16000")
         }
         queue = try DatabaseQueue(path: path.string, configuration: configuration)
         do {
@@ -229,6 +233,11 @@ final class StateDatabase: Sendable {
     }
 
     // MARK: Reading
+
+    /// Frees the page cache (SQLite's `sqlite3_db_release_memory`).
+    func releaseMemory() {
+        queue.releaseMemory()
+    }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.read(body)

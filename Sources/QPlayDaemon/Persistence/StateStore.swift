@@ -108,6 +108,9 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Rows written at once after which the page cache is handed back.
+    static let largeWrite = 1_000
+
     /// Runs on `writer`. A failure leaves the stored rows unknown: they are read again.
     private func write(_ state: PersistedEngineState, position: SavedPosition?) throws -> Int {
         try stored.withLock { stored throws -> Int in
@@ -120,6 +123,8 @@ public final class StateStore: Sendable {
                     return written
                 }
                 stored = rows
+                // The pages a long playlist's load or clear went through: not kept.
+                if written >= Self.largeWrite { database.releaseMemory() }
                 return written
             } catch {
                 stored = nil

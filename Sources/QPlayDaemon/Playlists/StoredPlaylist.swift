@@ -35,20 +35,38 @@ struct StoredPlaylist: Sendable, Equatable {
     /// (MPD does the same), any other absolute path or URL is kept as written (it names
     /// no track of the library, so it is listed as missing).
     static func parse(_ text: String, musicDirectory: String? = nil) -> StoredPlaylist {
+        var text = text
+        text.makeContiguousUTF8()
+        let prefix = musicDirectory.map { Array(($0.hasSuffix("/") ? $0 : $0 + "/").utf8) }
+        return text.utf8.withContiguousStorageIfAvailable { parse(bytes: $0, prefix: prefix) } ?? StoredPlaylist()
+    }
+
+    /// Lines are found in the bytes (a 10,000-entry playlist is read in milliseconds,
+    /// where splitting the text into characters took most of a load): a line ends at LF,
+    /// and any CRs before it are dropped.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, prefix: [UInt8]?) -> StoredPlaylist {
         var entries: [Entry] = []
         var pending: ExtendedInfo?
-        let prefix = musicDirectory.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            var line = Substring(rawLine)
-            while line.last == "\r" { line = line.dropLast() }
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty { continue }
-            if trimmed.hasPrefix("#") {
-                if trimmed.hasPrefix("#EXTINF:") { pending = extendedInfo(trimmed.dropFirst("#EXTINF:".count)) }
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let next = end + 1
+            while end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            var first = start
+            while first < end && (bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t")) { first += 1 }
+            defer { start = next }
+            if first == end { continue }
+            if bytes[first] == UInt8(ascii: "#") {
+                let comment = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+                if comment.hasPrefix("#EXTINF:") { pending = extendedInfo(comment.dropFirst("#EXTINF:".count)) }
                 continue
             }
-            var path = String(line)
-            if let prefix, path.hasPrefix(prefix) { path = String(path.dropFirst(prefix.count)) }
+            var pathStart = start
+            if let prefix, end - start >= prefix.count, bytes[start..<start + prefix.count].elementsEqual(prefix) {
+                pathStart += prefix.count
+            }
+            let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart..<end]), as: UTF8.self)
             entries.append(Entry(path: path, info: pending))
             pending = nil
         }
