@@ -12,9 +12,11 @@ startSearch();
 startLibrary();
 listeners.open.push(async () => {
   try {
-    // Subscribed first, so no change between the reads and the subscription is missed.
-    await request("subscribe", { events: ["player", "queue", "playlists", "scan"] });
-    await Promise.all([refreshStatus(), readQueue()]);
+    // Sent together, `subscribe` first: answers come in request order on one connection
+    // (docs/PROTOCOL.md), so the daemon subscribes before it reads, no change between
+    // them is missed, and the reads do not wait a round trip for the subscription's answer.
+    const subscribed = request("subscribe", { events: ["player", "queue", "playlists", "scan"] });
+    await Promise.all([subscribed, refreshStatus(), readQueue()]);
     searchAgain();
   } catch (error) {
     report(error);
