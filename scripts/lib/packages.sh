@@ -6,7 +6,20 @@ QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsql
   libflac-dev libvorbis-dev libopusfile-dev libsoxr-dev libsystemd-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev)
 QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace flac vorbis-tools opus-tools ffmpeg wavpack snapserver snapclient mpd mpc ncmpcpp python3-mpd tmux tzdata
-  i3blocks dbus playerctl libglib2.0-bin dunst xvfb chromium chromium-driver python3-selenium)
+  i3blocks dbus playerctl libglib2.0-bin dunst xvfb chromium chromium-driver python3-selenium python3-pip)
+
+# axe-core, the accessibility rules WebPageAccessibilityTests runs in Chromium: no Debian
+# package has it; PyPI's axe-playwright-python ships it as axe.min.js (axe-core 4.12.1).
+# Only that file is used, so the package goes in without its dependencies, beside the
+# build (scripts/lib/page_accessibility.py reads it from there).
+QPLAY_AXE_PACKAGE=axe-playwright-python==0.1.8
+ensure_axe() {
+  local target="$1/.build/${QPLAY_AXE_PACKAGE/==/-}"
+  [ -f "$target/axe_playwright_python/axe.min.js" ] && return 0
+  echo "installing: $QPLAY_AXE_PACKAGE (axe.min.js only)" >&2
+  /usr/bin/python3 -m pip install --quiet --no-deps --no-compile --disable-pip-version-check \
+    --root-user-action=ignore --target "$target" "$QPLAY_AXE_PACKAGE" >&2
+}
 
 _qplay_apt_updated=0
 
