@@ -37,7 +37,10 @@ struct WebPageTests {
     /// Runs `scenario` against a fresh daemon with the page on a free loopback port;
     /// returns what the driver found (its JSON line).
     @discardableResult
-    func run(_ scenario: String, width: Int = 390, config: String? = nil, password: String = "") throws -> String {
+    func run(
+        _ scenario: String, width: Int = 390, config: String? = nil, password: String = "",
+        driver: FilePath = Self.driver
+    ) throws -> String {
         let scratch = TemporaryDirectory("web-page")
         defer { scratch.remove() }
         let music = try Self.library(in: scratch)
@@ -50,7 +53,7 @@ struct WebPageTests {
                 "log": daemon.logPath,
             ])
             let result = try runProcess(
-                URL(fileURLWithPath: "/usr/bin/python3"), [Self.driver.string, scenario],
+                URL(fileURLWithPath: "/usr/bin/python3"), [driver.string, scenario],
                 environment: [
                     "QPLAY_PAGE_URL": "http://\(address)/",
                     "QPLAY_SOCKET": daemon.socketPath,

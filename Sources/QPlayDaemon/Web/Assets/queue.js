@@ -33,15 +33,37 @@ function redraw(force) {
   const key = status ? `${status.entry}/${status.state}` : "";
   if (!force && first === drawn.first && last === drawn.last && key === drawn.key) return;
   drawn = { first, last, key };
+  // The rows are made anew, so the control that has the focus is found again in its
+  // entry's new row (after a move, where the entry went; after a remove, the row now in
+  // its place), drawn even out of view: else Tab from a row that scrolled the list would
+  // fall back to the page's start, and Alt+↓ would move an entry once.
+  const focus = focused();
   const rows = [];
+  if (focus && focus.index < first) rows.push(row(entries[focus.index], focus.index, status));
   for (let index = first; index < last; index++) rows.push(row(entries[index], index, status));
+  if (focus && focus.index >= last) rows.push(row(entries[focus.index], focus.index, status));
   list().replaceChildren(...rows);
+  if (focus) list().querySelector(`li[data-index="${focus.index}"] > .${focus.part}`)?.focus({ preventScroll: true });
+}
+
+// The queue's control that has the focus: its entry's index now, and which of the row's buttons.
+function focused() {
+  const control = document.activeElement;
+  const item = control && control.parentElement;
+  if (!item || item.parentElement !== list()) return null;
+  const was = Number(item.dataset.index);
+  const entry = Number(item.dataset.entry);
+  let index = entries[was] && entries[was].entry === entry ? was : entries.findIndex((e) => e.entry === entry);
+  if (index < 0) index = Math.min(was, entries.length - 1);
+  if (index < 0) return null;
+  return { index, part: control.classList.contains("remove") ? "remove" : "entry" };
 }
 
 function row(entry, index, status) {
   const track = entry.track;
   const item = element("li");
   item.dataset.index = String(index);
+  item.dataset.entry = String(entry.entry);
   item.style.top = `${index * ROW}px`;
   item.setAttribute("aria-posinset", String(index + 1));
   item.setAttribute("aria-setsize", String(entries.length));
