@@ -6,7 +6,8 @@ QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsql
   libflac-dev libvorbis-dev libopusfile-dev libsoxr-dev libsystemd-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev)
 QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace flac vorbis-tools opus-tools ffmpeg wavpack snapserver snapclient mpd mpc ncmpcpp python3-mpd tmux tzdata
-  i3blocks dbus playerctl libglib2.0-bin dunst xvfb chromium chromium-driver python3-selenium python3-pip)
+  i3blocks dbus playerctl libglib2.0-bin dunst xvfb chromium chromium-driver python3-selenium python3-pip
+  icecast2 curl)
 
 # axe-core, the accessibility rules WebPageAccessibilityTests runs in Chromium: no Debian
 # package has it; PyPI's axe-playwright-python ships it as axe.min.js (axe-core 4.12.1).
