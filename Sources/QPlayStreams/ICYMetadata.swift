@@ -2,7 +2,9 @@
 /// padded with NULs to a multiple of 16 bytes. Servers quote nothing inside the values,
 /// so a title may hold `'` and even `';` ("Guns N' Roses - Don';t"): a value ends at the
 /// first quote followed by `;` and then the end or the next `Key=`. Values are UTF-8
-/// when valid, otherwise Latin-1; missing fields are nil.
+/// when valid, otherwise Latin-1; missing fields are nil. Icecast sends MP3 titles in
+/// Latin-1 and writes the characters Latin-1 lacks as numeric references (`&#8211;` for
+/// "–"): those are decoded.
 public struct ICYMetadata: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public var key: String
@@ -40,7 +42,8 @@ public struct ICYMetadata: Equatable, Sendable {
             guard index < bytes.count, let equals = keyEnd(bytes, from: index) else { break }
             let key = TextBytes.decode(bytes[index..<equals])
             let (value, next) = valueRange(bytes, from: equals + 1)
-            fields.append(Field(key: key, value: TextBytes.decode(TextBytes.trimmed(bytes[value]))))
+            let text = TextBytes.decode(TextBytes.trimmed(bytes[value]))
+            fields.append(Field(key: key, value: decodingNumericReferences(text)))
             index = next
         }
         return ICYMetadata(fields: fields)
@@ -91,5 +94,47 @@ public struct ICYMetadata: Equatable, Sendable {
         }
         // No closing quote: the value runs to the end (a block cut short).
         return (start + 1..<bytes.count, bytes.count)
+    }
+
+    /// `&#NNNN;` and `&#xHHHH;` as the characters they name (other `&` text stays).
+    static func decodingNumericReferences(_ text: String) -> String {
+        guard text.contains("&#") else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "&", index + 1 < scalars.count, scalars[index + 1] == "#",
+                let (scalar, end) = numericReference(scalars, from: index + 2)
+            {
+                result.append(scalar)
+                index = end
+            } else {
+                result.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(result)
+    }
+
+    /// The character of the digits from `start` to a `;`, and the index after the `;`.
+    static func numericReference(_ scalars: [Unicode.Scalar], from start: Int) -> (Unicode.Scalar, Int)? {
+        var index = start
+        var radix: UInt32 = 10
+        if index < scalars.count, scalars[index] == "x" || scalars[index] == "X" {
+            radix = 16
+            index += 1
+        }
+        var value: UInt32 = 0
+        let digitsStart = index
+        while index < scalars.count, index - digitsStart < 8, let digit = Character(scalars[index]).hexDigitValue,
+            radix == 16 || digit < 10
+        {
+            value = value * radix + UInt32(digit)
+            index += 1
+        }
+        guard index > digitsStart, index < scalars.count, scalars[index] == ";", value != 0,
+            let scalar = Unicode.Scalar(value)
+        else { return nil }
+        return (scalar, index + 1)
     }
 }

@@ -57,6 +57,15 @@ import Testing
         #expect(ICYMetadata.parse(Self.block(latin1)).title == "Café Müller")
     }
 
+    /// What Icecast sends for an MP3 mount's title "Nina's Tune – Ünïcode": Latin-1, and
+    /// the dash Latin-1 lacks as a numeric reference.
+    @Test func numericReferencesAsIcecastWritesThem() {
+        let bytes = Array("StreamTitle='Nina's Tune &#8211; ".utf8) + [0xDC, 0x6E, 0xEF] + Array("code';".utf8)
+        #expect(ICYMetadata.parse(Self.block(bytes)).title == "Nina's Tune – Ünïcode")
+        #expect(Self.parse("StreamTitle='&#x1F3B5; &#233;&#xe9; AT&T &#; &#0; &#99999999; &#38'; ").title
+            == "🎵 éé AT&T &#; &#0; &#99999999; &#38")
+    }
+
     @Test func paddingAndWhatFollowsTheFirstNULAreIgnored() {
         let bytes = Array("StreamTitle='a';".utf8) + [0, 0] + Array("StreamUrl='junk';".utf8)
         #expect(ICYMetadata.parse(bytes).fields.map(\.key) == ["StreamTitle"])

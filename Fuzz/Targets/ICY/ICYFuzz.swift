@@ -7,7 +7,8 @@ import QPlayStreams
 /// itself, goes through `ICYMetadata.parse`, and a title that holds no `';` comes back
 /// whole from a block built around it.
 ///
-/// Input: the interval (1…256), a count of chunk-size bytes, those bytes, the stream.
+/// Input: the interval (1…256), a count of chunk-size bytes, those bytes (0 reads as 1),
+/// the stream.
 @main
 enum ICYFuzz {
     static func main() { FuzzDriver.run(check) }
@@ -24,7 +25,7 @@ enum ICYFuzz {
         var start = 0
         var next = 0
         while start < stream.count {
-            let size = sizes.isEmpty ? stream.count : Int(sizes[next % sizes.count])
+            let size = sizes.isEmpty ? stream.count : max(1, Int(sizes[next % sizes.count]))
             next += 1
             let end = min(stream.count, start + size)
             for piece in demultiplexer.feed(stream[start..<end]) {
@@ -78,9 +79,10 @@ enum ICYFuzz {
         }
     }
 
-    /// Printable ASCII without `';` and without spaces at its ends, as a title.
+    /// Printable ASCII without `';`, `&` (numeric references are decoded) and spaces at
+    /// its ends, as a title.
     static func checkTitleRoundTrip(_ stream: [UInt8]) {
-        var title = stream.filter { (0x21...0x7E).contains($0) || $0 == 0x20 }
+        var title = stream.filter { ((0x21...0x7E).contains($0) && $0 != 0x26) || $0 == 0x20 }
         while let quote = title.indices.first(where: { $0 + 1 < title.count && title[$0] == 0x27 && title[$0 + 1] == 0x3B })
         {
             title.remove(at: quote + 1)
