@@ -6,7 +6,9 @@ import Testing
 /// Redirects and a server that never answers, from a small Python HTTP server in front
 /// of a real Icecast: a redirect to the mount is followed, an endless chain is refused
 /// after the limit, and an accepted request with no answer ends at the answer timeout.
-@Suite(.enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"))
+@Suite(
+    .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
+    .timeLimit(.minutes(2)))
 struct StreamReaderRedirectTests {
     static let script = """
         import http.server, sys, time
