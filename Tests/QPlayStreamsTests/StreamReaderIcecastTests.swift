@@ -10,7 +10,7 @@ import Testing
 /// a stall.
 @Suite(
     .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(2)), .serialized, .tags(.peer), .group(.peer))
 struct StreamReaderIcecastTests {
     func withIcecast(tone mount: String? = "/tone.mp3", _ body: (IcecastServer) async throws -> Void) async throws {
         let server = try IcecastServer()

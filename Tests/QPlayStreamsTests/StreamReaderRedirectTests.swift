@@ -8,7 +8,7 @@ import Testing
 /// after the limit, and an accepted request with no answer ends at the answer timeout.
 @Suite(
     .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(2)), .serialized, .tags(.peer), .group(.peer))
 struct StreamReaderRedirectTests {
     static let script = """
         import http.server, sys, time
