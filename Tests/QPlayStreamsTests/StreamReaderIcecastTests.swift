@@ -23,29 +23,6 @@ struct StreamReaderIcecastTests {
         try await body(server)
     }
 
-    func withReader(_ options: StreamReaderOptions = StreamReaderOptions(),
-                    _ body: (StreamReader) async throws -> Void) async throws {
-        let reader = StreamReader(options: options)
-        do {
-            try await body(reader)
-        } catch {
-            try await reader.shutdown()
-            throw error
-        }
-        try await reader.shutdown()
-    }
-
-    func openError(_ reader: StreamReader, _ url: String) async -> StreamReadError? {
-        do {
-            let connection = try await reader.open(URL(string: url)!)
-            connection.buffer.close()
-            await connection.pump()
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// Reads until `count` audio bytes arrived (or the stream ended first).
     func read(_ buffer: StreamBuffer, count: Int) async -> (bytes: [UInt8], end: StreamReadError?) {
         var bytes: [UInt8] = []

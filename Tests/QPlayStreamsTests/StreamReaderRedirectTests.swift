@@ -57,28 +57,6 @@ struct StreamReaderRedirectTests {
         try await body(server, port)
     }
 
-    func withReader(_ options: StreamReaderOptions, _ body: (StreamReader) async throws -> Void) async throws {
-        let reader = StreamReader(options: options)
-        do {
-            try await body(reader)
-        } catch {
-            try await reader.shutdown()
-            throw error
-        }
-        try await reader.shutdown()
-    }
-
-    func openError(_ reader: StreamReader, _ url: String) async -> StreamReadError? {
-        do {
-            let connection = try await reader.open(URL(string: url)!)
-            connection.buffer.close()
-            await connection.pump()
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func aRedirectIsFollowedAndAnEndlessChainIsRefused() async throws {
         try await withRedirector { server, port in
             try await withReader(StreamReaderOptions()) { reader in
