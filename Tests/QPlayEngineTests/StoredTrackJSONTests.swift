@@ -22,7 +22,7 @@ import Testing
             replayGain: ReplayGain(trackGain: -7.25, trackPeak: 1e-300, albumGain: 1e300, albumPeak: 0.999_999_999_9),
             fileSize: -1, modificationTime: Int64.min),
         Track(id: -5, path: nonUTF8Path(), title: "", duration: 12_345.678_901_234_5, format: .opus),
-        Track(id: 2, path: "b.ogg", title: "x", duration: 5e-324, replayGain: ReplayGain(trackGain: -0.0)),
+        Track(id: 2, path: "b.ogg", title: "x", duration: .leastNonzeroMagnitude, replayGain: ReplayGain(trackGain: -0.0)),
     ]
 
     @Test(arguments: tracks)
