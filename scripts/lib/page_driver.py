@@ -105,9 +105,9 @@ class Page:
         self.driver.get(URL)
         self.wait_connected()
 
-    def wait_connected(self):
+    def wait_connected(self, timeout=WAIT):
         wait_for("the page's connection", lambda: self.js(
-            "return document.getElementById('connection').classList.contains('ok')"))
+            "return document.getElementById('connection').classList.contains('ok')"), timeout)
         # The first reads after the greeting: status and queue are on the page.
         wait_for("the first status", lambda: self.js("return document.getElementById('volume').value !== ''"))
 
@@ -442,7 +442,9 @@ def restart(page):
     with open(daemon["log"], "ab") as log:
         child = subprocess.Popen(daemon["argv"], env={**os.environ, **daemon["env"]}, stdout=log, stderr=log)
     try:
-        page.wait_connected()
+        # A daemon started again while the peer tests load both cores can take most of
+        # WAIT to listen, and the page retries every 4 s at most: room for both.
+        page.wait_connected(timeout=3 * WAIT)
         wait_for("the restarted daemon's queue", lambda: len(page.queue_rows()) == len(long_ids()))
         rpc("jump", {"index": 2})
         title = status()["track"]["title"]
