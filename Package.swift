@@ -6,7 +6,7 @@ import PackageDescription
 //   QPlayModel, QPlayProtocol, QPlayMPD, QPlayStreams: none of ours
 //   QPlayAudio: its C bindings (CMPG123 … CSoxr), QPlayModel
 //   QPlayLibrary: CTagLib, QPlayModel        QPlayEngine: QPlayModel (not the library)
-//   QPlayStreamInput: QPlayStreams and async-http-client (NIO's TLS; nothing uses it yet)
+//   QPlayStreamInput: QPlayStreams and async-http-client (NIO's TLS; the daemon's URL entries)
 //   QPlayDaemon: all of the above, CSDBus (sd-bus, for the MPRIS frontend) and Hummingbird
 //   (the web remote)
 //   qplayd: QPlayDaemon (and QPlayAudio, QPlayLibrary, QPlayModel)     qplay: QPlayProtocol
@@ -165,6 +165,7 @@ let package = Package(
             name: "QPlayDaemon",
             dependencies: [
                 "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD", "CSDBus",
+                "QPlayStreams", "QPlayStreamInput",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
