@@ -2,7 +2,7 @@
 // selected") and the stored and smart playlists. The protocol has no artist or album
 // listing: the picker reads every track once (`search` with no condition, in the
 // library's order) when it is first opened, and again after a scan.
-import { $, listeners, request, send, report, coalesced, clock, element, button } from "./net.js";
+import { $, conn, listeners, request, send, report, coalesced, clock, element, button } from "./net.js";
 
 const UNKNOWN_ARTIST = "Unknown artist";
 const UNKNOWN_ALBUM = "Unknown album";
@@ -111,6 +111,8 @@ export function startLibrary() {
     readPlaylists();
     if (tracks) loadTracks();
   });
+  // Loaded after the page connected, it reads now what it would have read then.
+  if (conn.ready) readPlaylists();
   listeners.event.push((kind, data) => {
     if (kind === "playlists") readPlaylists();
     else if (kind === "scan" && data.done && tracks) loadTracks();

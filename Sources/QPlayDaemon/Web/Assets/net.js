@@ -2,14 +2,15 @@
 // a client of the Unix socket does (docs/PROTOCOL.md): requests with ids, one response
 // each in order, and after `subscribe` the events, on which it reads again what an event
 // says changed. No framework, no build step; the Content-Security-Policy allows no inline
-// script or style attribute, so every handler is bound here.
+// script (but index.html's first one, by its hash) or style attribute, so every handler
+// is bound here.
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // ---- Connection -------------------------------------------------------------------
 
-const conn = { socket: null, ready: false, nextId: 1, pending: new Map(), backoff: 250, timer: 0, pinger: 0 };
+const conn = { socket: null, ready: false, nextId: 1, pending: new Map(), early: [], backoff: 250, timer: 0, pinger: 0 };
 // qplayd closes a WebSocket after 60 s without a message from it, and a connection that
 // died without a close (a phone that slept, a network that went) shows only as an
 // answer that does not come: a ping every 20 s, and a socket closed when one is not
@@ -20,35 +21,56 @@ const listeners = { open: [], event: [], close: [] };
 
 function connect() {
   clearTimeout(conn.timer);
-  const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  // The first time, the socket index.html opened while the modules loaded, if it is
+  // still open (or opening): what it read is read again here, and the requests it sent
+  // are answered to the first request() for the same command and arguments.
+  const boot = window.qplayBoot;
+  window.qplayBoot = null;
+  const adopt = boot && boot.socket.readyState <= WebSocket.OPEN;
+  const socket = adopt ? boot.socket
+    : new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   conn.socket = socket;
-  socket.onmessage = (message) => {
-    let line;
-    try { line = JSON.parse(message.data); } catch { return; }
-    if (!conn.ready) {
-      // The first line is the greeting, or the one error of a daemon that is full.
-      if (line.protocol === "qplay/1") {
-        conn.ready = true;
-        conn.backoff = 250;
-        conn.pinger = setInterval(() => ping(socket), PING_EVERY);
-        showConnection(true);
-        listeners.open.forEach((f) => f());
-      } else {
-        socket.close();
-      }
+  socket.onmessage = (message) => receive(socket, message.data);
+  socket.onclose = () => lost(socket);
+  if (!adopt) return;
+  conn.early = boot.sent.map(([id, cmd, args]) => ({ id, key: JSON.stringify([cmd, args]), answer: null }));
+  conn.nextId = Math.max(conn.nextId, boot.sent.length + 1);
+  for (const data of boot.lines) receive(socket, data);
+}
+
+function receive(socket, data) {
+  let line;
+  try { line = JSON.parse(data); } catch { return; }
+  if (!conn.ready) {
+    // The first line is the greeting, or the one error of a daemon that is full.
+    if (line.protocol === "qplay/1") {
+      conn.ready = true;
+      conn.backoff = 250;
+      conn.pinger = setInterval(() => ping(socket), PING_EVERY);
+      showConnection(true);
+      listeners.open.forEach((f) => f());
+    } else {
+      socket.close();
+    }
+    return;
+  }
+  if ("event" in line) {
+    listeners.event.forEach((f) => f(line.event, line.data));
+  } else if ("ok" in line) {
+    const waiter = conn.pending.get(line.id);
+    if (!waiter) {
+      const early = conn.early.find((e) => e.id === line.id);
+      if (early) early.answer = line;
       return;
     }
-    if ("event" in line) {
-      listeners.event.forEach((f) => f(line.event, line.data));
-    } else if ("ok" in line) {
-      const waiter = conn.pending.get(line.id);
-      if (!waiter) return;
-      conn.pending.delete(line.id);
-      if (line.ok) waiter.resolve(line.result);
-      else waiter.reject(new Error(line.error ? line.error.message : "failed"));
-    }
-  };
-  socket.onclose = () => lost(socket);
+    conn.pending.delete(line.id);
+    settle(waiter, line);
+  }
+}
+
+function settle(waiter, line) {
+  if (line.ok) waiter.resolve(line.result);
+  else waiter.reject(new Error(line.error ? line.error.message : "failed"));
 }
 
 // The socket closed, or stopped answering (then its close may take long to come).
@@ -59,6 +81,7 @@ function lost(socket) {
   conn.socket = null;
   for (const waiter of conn.pending.values()) waiter.reject(new Error("disconnected"));
   conn.pending.clear();
+  conn.early = [];
   listeners.close.forEach((f) => f());
   showConnection(false);
   conn.timer = setTimeout(reconnect, conn.backoff);
@@ -88,11 +111,20 @@ function showConnection(ok) {
 
 function request(cmd, args) {
   if (!conn.ready) return Promise.reject(new Error("not connected"));
-  const id = conn.nextId++;
-  const message = args === undefined ? { id, cmd } : { id, cmd, args };
+  const key = JSON.stringify([cmd, args]);
+  const early = conn.early.findIndex((e) => e.key === key);
   return new Promise((resolve, reject) => {
-    conn.pending.set(id, { resolve, reject });
-    conn.socket.send(JSON.stringify(message));
+    const waiter = { resolve, reject };
+    if (early >= 0) {
+      // Sent by index.html already: its answer, come or to come.
+      const [{ id, answer }] = conn.early.splice(early, 1);
+      if (answer) settle(waiter, answer);
+      else conn.pending.set(id, waiter);
+      return;
+    }
+    const id = conn.nextId++;
+    conn.pending.set(id, waiter);
+    conn.socket.send(JSON.stringify(args === undefined ? { id, cmd } : { id, cmd, args }));
   });
 }
 
