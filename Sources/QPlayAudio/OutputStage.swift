@@ -39,7 +39,7 @@ final class OutputStage {
     private var volume = SoftwareVolume()
     /// The chunks of the write being made; kept (empty) between writes for its storage.
     private var batch: [AudioChunk] = []
-    /// Several chunks, or scaled ones, are gathered here before encoding.
+    /// Chunks to be scaled are gathered here (the volume ramps across the whole write).
     private var scratch: [Int32] = []
     private var meter = LevelMeter()
     private var handed = HandedFrames()
@@ -158,29 +158,40 @@ final class OutputStage {
         let batchFrames = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
         batch.append(first)
         var frames = first.frames
+        // Usually the whole batch fits (`waitForRoom` waited for it): one question to
+        // the device instead of one per chunk.
+        let fits = device.waitTime(forFrames: batchFrames) == .zero
         for entry in entries.dropFirst() {
             // A write is of one item gain: a unity item next to a scaled one stays
             // bit-exact (narrowing dithers whole writes).
             guard case .audio(let chunk) = entry, chunk.format == first.format, chunk.gain == first.gain,
-                frames + chunk.frames <= batchFrames,
-                device.waitTime(forFrames: frames + chunk.frames) == .zero
+                frames + chunk.frames <= batchFrames
             else { break }
+            if !fits {
+                guard device.waitTime(forFrames: frames + chunk.frames) == .zero else { break }
+            }
             batch.append(chunk)
             frames += chunk.frames
         }
         let sampleCount = frames * first.format.channels
         let scaled = !volume.isUnity || first.gain != SoftwareVolume.unity
         let metering = channel.metering.load(ordering: .relaxed)
-        if batch.count == 1 && !scaled {
-            first.samples.withUnsafeBufferPointer {
-                encoder.encode($0, sourceBits: first.format.bits, scaled: false, as: encoding, into: &encoded)
-                if metering { measure($0, format: first.format) }
+        if !scaled {
+            // Untouched samples are narrowed straight from each chunk's own storage.
+            var byteOffset = 0
+            for chunk in batch {
+                chunk.samples.withUnsafeBufferPointer {
+                    encoder.encode(
+                        $0, sourceBits: first.format.bits, scaled: false, as: encoding, into: &encoded, at: byteOffset)
+                    if metering { measure($0, format: first.format) }
+                }
+                byteOffset += chunk.samples.count * encoding.bytesPerSample
             }
         } else {
-            gather(samples: sampleCount, scaled: scaled)
+            gather(samples: sampleCount)
             scratch.withUnsafeBufferPointer {
                 let samples = UnsafeBufferPointer(rebasing: $0[..<sampleCount])
-                encoder.encode(samples, sourceBits: first.format.bits, scaled: scaled, as: encoding, into: &encoded)
+                encoder.encode(samples, sourceBits: first.format.bits, scaled: true, as: encoding, into: &encoded)
                 if metering { measure(samples, format: first.format) }
             }
         }
@@ -206,8 +217,8 @@ final class OutputStage {
     }
 
     /// Copies the batch (of one item gain) into `scratch`, one chunk after the other,
-    /// with the volume and the item gain applied when `scaled`.
-    private func gather(samples: Int, scaled: Bool) {
+    /// and applies the volume and the item gain there.
+    private func gather(samples: Int) {
         if scratch.count < samples { scratch = [Int32](repeating: 0, count: samples) }
         var offset = 0
         scratch.withUnsafeMutableBufferPointer { target in
@@ -219,7 +230,6 @@ final class OutputStage {
                 offset += chunk.samples.count
             }
         }
-        guard scaled else { return }
         let format = batch[0].format
         let gain = batch[0].gain
         scratch.withUnsafeMutableBufferPointer { target in

@@ -20,6 +20,9 @@ final class StreamAssembler {
     /// The item `started` was sent for; a chunk of another item starts it.
     private var announced: UInt64?
     private(set) var scan: ScanCursor?
+    /// Sample storage of chunks already written, reused for the next decoded ones: no
+    /// allocation (and no zeroing) per chunk while playing.
+    private var spareStorage: [[Int32]] = []
 
     init(tuning: PlaybackTuning) {
         self.tuning = tuning
@@ -140,6 +143,7 @@ final class StreamAssembler {
         for _ in 0..<count {
             guard case .audio(let chunk)? = buffer.first else { break }
             buffer.removeFirst()
+            if spareStorage.count < Self.spareLimit { spareStorage.append(chunk.samples) }
             if chunk.token != announced, case .ready(let next)? = successor, next.token == chunk.token {
                 // The write head reached the successor: it is the current item from here.
                 current = next
@@ -164,7 +168,10 @@ final class StreamAssembler {
             let aheadChunks = max(2, Int(tuning.decodeAhead / tuning.chunk))
             guard buffer.audioChunks < aheadChunks else { return }
             let frames = min(chunkFrames, scan?.framesUntilJump ?? .max)
-            var samples = [Int32](repeating: 0, count: frames * source.format.channels)
+            var samples = spareStorage.popLast() ?? []
+            let wanted = frames * source.format.channels
+            if samples.count > wanted { samples.removeLast(samples.count - wanted) }
+            if samples.count < wanted { samples.append(contentsOf: repeatElement(0, count: wanted - samples.count)) }
             let count: Int
             do {
                 count = try samples.withUnsafeMutableBufferPointer { try source.decoder.read(into: $0) }
@@ -208,6 +215,9 @@ final class StreamAssembler {
             }
         }
     }
+
+    /// Enough for the chunks of one write and some.
+    private static let spareLimit = 16
 
     /// The source the next decoded chunk comes from.
     private var decodeHead: DecodingSource? {
