@@ -66,6 +66,17 @@ struct FFmpegSamples {
         _ channels: Int, _ destination: UnsafeMutablePointer<Int32>, _ convert: (Sample) -> Int32
     ) {
         if planar {
+            if channels == 2, let left = planes[0], let right = planes[1] {
+                // Stereo in one pass, each frame written whole: the strided pass per
+                // channel cost more than the conversion.
+                let leftSamples = UnsafeRawPointer(left).assumingMemoryBound(to: Sample.self) + offset
+                let rightSamples = UnsafeRawPointer(right).assumingMemoryBound(to: Sample.self) + offset
+                for index in 0..<count {
+                    destination[2 * index] = convert(leftSamples[index])
+                    destination[2 * index + 1] = convert(rightSamples[index])
+                }
+                return
+            }
             for channel in 0..<channels {
                 guard let plane = planes[channel] else { continue }
                 let samples = UnsafeRawPointer(plane).assumingMemoryBound(to: Sample.self) + offset

@@ -26,6 +26,8 @@ final class FLACFrameSink {
 
     private var format: AudioFormat?
     private var shift: Int32 = 0
+    /// The file's length when the end was last asked about.
+    private var lengthSeen = 0
 
     // The buffer of the read in progress (nil between reads and while seeking).
     private var target: UnsafeMutablePointer<Int32>?
@@ -225,7 +227,11 @@ final class FLACFrameSink {
     private static let eofCallback: FLAC__StreamDecoderEofCallback = { _, client in
         let sink = sink(client)
         let position = sink.reader.seek(offset: 0, whence: SEEK_CUR)
+        // libFLAC asks before every read: the file is looked at (fstat) only once the
+        // position reaches the length seen last (it may have grown since).
+        if position < sink.lengthSeen { return 0 }
         guard let length = sink.length else { return 1 }
+        sink.lengthSeen = length
         return position >= length ? 1 : 0
     }
 
