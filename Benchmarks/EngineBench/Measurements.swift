@@ -25,6 +25,8 @@ struct CPUFigure {
     var percent: Double
     var playedSeconds: Double
     var windowSeconds: Double
+    /// Each thread's part over the same window.
+    var threads: ThreadBreakdown
 
     var playedThrough: Bool { playedSeconds >= 0.9 * windowSeconds }
 }
@@ -55,15 +57,29 @@ struct Measurements {
         try player.playQueue(queue)
         sleep(seconds: 2)
         let frames0 = player.reader.frames
+        let threads0 = ThreadBreakdown.sample(player.pid)
         let cpu0 = cpuNanoseconds(of: player.pid)
         let wall0 = monotonicNanoseconds()
         sleep(seconds: cpuWindow)
         let cpu = cpuNanoseconds(of: player.pid) - cpu0
         let wall = monotonicNanoseconds() - wall0
+        let threads = ThreadBreakdown(
+            from: threads0, to: ThreadBreakdown.sample(player.pid), seconds: Double(wall) / 1e9)
         let played = Double(player.reader.frames - frames0) / Double(FIFOReader.rate)
         try player.stop()
         return CPUFigure(
-            percent: Double(cpu) / Double(wall) * 100, playedSeconds: played, windowSeconds: Double(wall) / 1e9)
+            percent: Double(cpu) / Double(wall) * 100, playedSeconds: played, windowSeconds: Double(wall) / 1e9,
+            threads: threads)
+    }
+
+    /// The audio thread's stages while playing `queue`, sampled by perf in a window of
+    /// the same length (see `StageProfile`).
+    func stages(_ player: PlayerUnderTest, queue: [String], scratch: String) throws -> StageProfile? {
+        try player.playQueue(queue)
+        sleep(seconds: 2)
+        let profile = StageProfile.record(pid: player.pid, seconds: cpuWindow, scratch: scratch)
+        try player.stop()
+        return profile
     }
 
     /// `next` from a silent track to a loud one of `format`, `nextPairs` times.

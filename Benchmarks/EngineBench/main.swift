@@ -14,6 +14,7 @@ import Glibc
 struct PlayerResults {
     var cpuShort: CPUFigure?
     var cpu: [String: CPUFigure] = [:]  // by format key
+    var stages: [String: StageProfile] = [:]  // qplay's, where perf is installed
     var next: [String: Latencies] = [:]
     var play: Latencies?
     var underruns: UnderrunFigure?
@@ -72,6 +73,12 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
         for (index, player) in players.enumerated() where player !== qplay || refusals[format.key] == nil {
             log("\(player.name): CPU over \(format.label)")
             results[index].cpu[format.key] = try measure.cpu(player, queue: [format.cpuFile])
+        }
+    }
+    if StageProfile.available {
+        for format in formats where refusals[format.key] == nil {
+            log("qplay: the audio thread's stages (perf), \(format.label)")
+            results[0].stages[format.key] = try measure.stages(qplay, queue: [format.cpuFile], scratch: directory)
         }
     }
     for format in formats {
@@ -152,9 +159,40 @@ func compare(directory: String, mpdSocket: String, mpdPID: Int32, floorProgram: 
     print("underrun = a sample reaching the FIFO reader later than a 200 ms device buffer allows.")
     print(String(format: "mpg123_scan of the 320 kb/s MP3 (index before a first seek): %.2f ms; then a seek to 63 s: %.2f ms", scanMilliseconds, seekMilliseconds))
     print("qplay's own output underrun counter: \(qplayReported)")
+    printBreakdown(q, m, formats: formats, shortCount: short.count)
     for (name, figure) in [("qplay", q.underruns), ("MPD", m.underruns)] {
         let threads = figure?.realtimeThreads ?? []
         print("\(name) threads at a real-time priority while playing: \(threads.isEmpty ? "none" : threads.joined(separator: ", "))")
+    }
+}
+
+/// Where each player's CPU went in the CPU windows: per thread (CPU and wake-ups a
+/// second), and qplay's audio thread by stage where perf is installed.
+func printBreakdown(_ q: PlayerResults, _ m: PlayerResults, formats: [BenchFormat], shortCount: Int) {
+    print("")
+    print("per thread, same CPU windows (CPU % of one core; w/s: wake-ups a second, i.e. voluntary sleeps; preempted: involuntary switches, the machine's load):")
+    func line(_ label: String, _ figure: CPUFigure?) {
+        guard let figure else { return }
+        print("  \(label): \(figure.threads.summary); preempted \(ResultTable.fixed(figure.threads.preemptedPerSecond, 1))/s")
+    }
+    line("qplay, \(shortCount) short MP3s", q.cpuShort)
+    line("MPD,   \(shortCount) short MP3s", m.cpuShort)
+    for format in formats {
+        line("qplay, \(format.label)", q.cpu[format.key])
+        line("MPD,   \(format.label)", m.cpu[format.key])
+    }
+    guard !q.stages.isEmpty else {
+        print("qplay's audio thread by stage: perf is not installed")
+        return
+    }
+    print("")
+    print("qplay's audio thread by stage (perf call chains at 20 kHz in a window of its own after the CPU windows; each stage's share")
+    print("of the samples times the audio thread's CPU above; decode: codec library and qplay's decoder side; encode: narrowing to the")
+    print("output's samples; output: writes, pacing and clock reads; sleep/wake: the timed wait for room or a command; loop: the rest):")
+    for format in formats {
+        guard let stages = q.stages[format.key] else { continue }
+        let audio = q.cpu[format.key]?.threads.threads.first { $0.name == "qplay-audio" }?.percent ?? .nan
+        print("  \(format.label) (\(stages.total) samples): \(stages.summary(of: audio))")
     }
 }
 

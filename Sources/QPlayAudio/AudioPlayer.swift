@@ -98,6 +98,10 @@ public final class AudioPlayer: Sendable {
         self.channel = channel
         let stopped = self.stopped
         let thread = Thread {
+            // Set from inside, the name reaches the kernel too (`thread.name` below, set
+            // before `start`, stays Foundation's own): top -H, /proc and the engine
+            // bench's per-thread figures tell the audio thread apart.
+            Thread.current.name = "qplay-audio"
             PlaybackLoop(channel: channel, makeOutput: makeOutput, decoders: decoders, tuning: tuning).run()
             continuation.finish()
             levelContinuation.finish()
