@@ -438,7 +438,13 @@ def restart(page):
     daemon = json.loads(os.environ["QPLAY_DAEMON"])
     load_queue(ids=long_ids())
     os.kill(daemon["pid"], signal.SIGTERM)
+    stopped = time.monotonic()
     wait_for("reconnecting…", lambda: page.js("return document.getElementById('connection').textContent") == "reconnecting…")
+    # The page's socket closes early in the daemon's shutdown; a daemon started before
+    # the old one has exited finds the socket's lock held, says "already running" and
+    # exits, and the page then has nothing to come back to (what CI's peer phase met).
+    wait_for("the stopped daemon to exit", lambda: exited(daemon["pid"]), timeout=3 * WAIT)
+    exit_seconds = round(time.monotonic() - stopped, 2)
     with open(daemon["log"], "ab") as log:
         child = subprocess.Popen(daemon["argv"], env={**os.environ, **daemon["env"]}, stdout=log, stderr=log)
     try:
@@ -454,7 +460,16 @@ def restart(page):
     finally:
         child.send_signal(signal.SIGTERM)
         child.wait(30)
-    return {}
+    return {"old_daemon_exit_seconds": exit_seconds}
+
+
+def exited(pid):
+    """Whether process PID has ended (a zombie its parent has not reaped yet counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
 
 
 def layout(page):
