@@ -14,6 +14,16 @@ public enum EntryReference: Sendable, Hashable {
     case index(Int)
 }
 
+/// Which entries `queue` answers (docs/PROTOCOL.md, Commands).
+public enum QueueWindow: Sendable, Hashable {
+    /// The whole queue.
+    case all
+    /// `count` entries from 0-based index `start`, clipped to the queue.
+    case range(start: Int, count: Int)
+    /// `radius` entries either side of the playing entry, and that entry.
+    case around(Int)
+}
+
 /// The next/previous buttons of `press` and `release`.
 public enum Button: String, Sendable, Hashable, Codable, CaseIterable {
     case next, previous
@@ -38,7 +48,7 @@ public enum Command: Sendable, Hashable {
     case stats
     case search(where: [Predicate], limit: Int?)
     case add(AddSource)
-    case queue
+    case queue(QueueWindow)
     case remove(EntryReference)
     case jump(EntryReference)
     case move(from: Int, to: Int)
@@ -130,7 +140,7 @@ public enum Command: Sendable, Hashable {
     /// The `args` object as sent on the wire; nil for commands without arguments.
     public var arguments: [String: JSONValue]? {
         switch self {
-        case .ping, .status, .stats, .queue, .clear, .play, .pause, .toggle, .stop, .next,
+        case .ping, .status, .stats, .queue(.all), .clear, .play, .pause, .toggle, .stop, .next,
             .previous, .alarmList:
             return nil
         case .sleep(.after(let seconds)): return ["after": .number(seconds)]
@@ -148,6 +158,10 @@ public enum Command: Sendable, Hashable {
             return ["ids": .array(ids.map { .integer($0) })]
         case .add(.paths(let paths)):
             return ["paths": .array(paths.map { .string($0) })]
+        case .queue(.range(let start, let count)):
+            return ["start": .integer(Int64(start)), "count": .integer(Int64(count))]
+        case .queue(.around(let radius)):
+            return ["around": .integer(Int64(radius))]
         case .remove(let reference), .jump(let reference):
             switch reference {
             case .entry(let id): return ["entry": .integer(id)]

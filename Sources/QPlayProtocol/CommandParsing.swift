@@ -7,7 +7,19 @@ extension Command {
         case "ping": return try simple(.ping, reader)
         case "status": return try simple(.status, reader)
         case "stats": return try simple(.stats, reader)
-        case "queue": return try simple(.queue, reader)
+        case "queue":
+            try reader.allowOnly(["start", "count", "around"])
+            if let radius = try reader.integer("around", in: 0...Int64(Int32.max)) {
+                guard try reader.integer("start") == nil, try reader.integer("count") == nil else {
+                    throw .badRequest("queue: give either `around` or `start`/`count`, not both")
+                }
+                return .queue(.around(Int(radius)))
+            }
+            let start = try reader.integer("start", in: 0...Int64(Int32.max))
+            let count = try reader.integer("count", in: 1...Int64(Int32.max))
+            guard start != nil || count != nil else { return .queue(.all) }
+            // A start alone runs to the end; a count alone starts at the first entry.
+            return .queue(.range(start: Int(start ?? 0), count: Int(count ?? Int64(Int32.max))))
         case "clear": return try simple(.clear, reader)
         case "play": return try simple(.play, reader)
         case "pause": return try simple(.pause, reader)

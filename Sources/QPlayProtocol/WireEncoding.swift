@@ -92,7 +92,9 @@ extension Queue: WireEncodable {
         output.raw("{")
         output.key("current"); output.integer(current); output.comma()
         output.key("entries"); output.array(entries); output.comma()
-        output.key("modified"); output.bool(modified)
+        output.key("modified"); output.bool(modified); output.comma()
+        output.key("start"); output.integer(start); output.comma()
+        output.key("total"); output.integer(total)
         output.raw("}")
     }
 }

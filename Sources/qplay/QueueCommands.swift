@@ -101,14 +101,55 @@ struct Add: ParsableCommand {
 
 struct QueueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "queue", abstract: "List the queue, 1-based, the playing entry marked.")
+        commandName: "queue", abstract: "List the queue, 1-based, the playing entry marked.",
+        discussion: """
+            A queue of more than \(longQueue) entries is listed \(defaultRadius) entries either side of \
+            the playing one (from the start when nothing plays); --all lists every entry, \
+            --around N that many either side. --json answers the whole queue unless --around is given.
+            """)
+    /// Longer queues are listed as a window unless `--all` says otherwise.
+    static let longQueue = 200
+    /// Entries either side of the playing one in the default window.
+    static let defaultRadius = 20
+
+    @Option(help: ArgumentHelp("List N entries either side of the playing one.", valueName: "N"))
+    var around: Int?
+    @Flag(help: "List every entry, however long the queue.") var all = false
     @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        if let around, around < 0 { throw ValidationError("--around must be 0 or more") }
+        if around != nil && all { throw ValidationError("give either --around or --all, not both") }
+    }
 
     func run() throws {
         try performing {
-            guard let response = try options.run(.queue) else { return }
-            for line in Listing.queue(try response.result(as: Queue.self)) { Output.line(line) }
+            let window: QueueWindow
+            if let around {
+                window = .around(around)
+            } else if all || options.json {
+                window = .all
+            } else {
+                window = .around(Self.defaultRadius)
+            }
+            guard let response = try options.run(.queue(window)) else { return }
+            var queue = try response.result(as: Queue.self)
+            if around == nil, queue.isWindow, queue.total <= Self.longQueue {
+                // Not long after all: the whole of it, as for any short queue.
+                guard let whole = try options.run(.queue(.all)) else { return }
+                queue = try whole.result(as: Queue.self)
+            }
+            for line in Listing.queue(queue) { Output.line(line) }
+            if queue.isWindow { Output.line(Self.windowNote(queue)) }
         }
+    }
+
+    /// Which part of the queue a window shows, 1-based, and how to see the rest.
+    static func windowNote(_ queue: Queue) -> String {
+        let shown =
+            queue.entries.isEmpty
+            ? "no entries" : "entries \(queue.start + 1)–\(queue.start + queue.entries.count)"
+        return "(\(shown) of \(queue.total); `qplay queue --all` lists every one)"
     }
 }
 

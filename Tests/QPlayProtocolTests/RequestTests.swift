@@ -20,7 +20,8 @@ struct RequestTests {
     static let everyCommand: [Command] = [
         .ping, .status, .stats, .search(where: [Predicate(.artist, .equals, "Beyoncé")], limit: 5),
         .search(where: [], limit: nil), .add(.query([Predicate(.title, .contains, "love")])), .add(.ids([1, 2])),
-        .add(.paths(["a/b.mp3"])), .queue, .remove(.entry(4)), .remove(.index(0)), .jump(.index(3)),
+        .add(.paths(["a/b.mp3"])), .queue(.all), .queue(.range(start: 5, count: 10)), .queue(.around(20)),
+        .remove(.entry(4)), .remove(.index(0)), .jump(.index(3)),
         .jump(.entry(9)), .move(from: 1, to: 0), .clear, .play, .pause, .toggle, .stop, .next, .previous,
         .press(.next), .release(.previous), .seek(.position(90)), .seek(.delta(-10)), .volume(.set(80)),
         .volume(.delta(-5)), .mode(repeat: .one, shuffle: nil), .mode(repeat: nil, shuffle: true),

@@ -68,8 +68,14 @@ struct CommandDispatcher: RequestHandler {
                 return ((result.added, result.started), result.output)
             }
             return .success(AddResult(added: added, started: started))
-        case .queue:
-            return .success(QPlayProtocol.Queue(await player.queueSnapshot()))
+        case .queue(let window):
+            let queue: QueueSnapshot
+            switch window {
+            case .all: queue = await player.queueSnapshot()
+            case .range(let start, let count): queue = await player.queueSnapshot(from: start, count: count)
+            case .around(let radius): queue = await player.queueSnapshot(around: radius)
+            }
+            return .success(QPlayProtocol.Queue(queue))
         case .remove(let reference):
             try await player.perform { engine, now, position throws(EngineError) in
                 switch reference {

@@ -57,4 +57,15 @@ extension PlayerService {
     func queueSnapshot() -> QueueSnapshot {
         engine.queue
     }
+
+    /// `count` entries of the collection from index `start`, copied out of the engine:
+    /// only the window's entries are taken.
+    func queueSnapshot(from start: Int, count: Int) -> QueueSnapshot {
+        engine.queue(from: start, count: count)
+    }
+
+    /// `radius` entries either side of the playing one, copied out of the engine.
+    func queueSnapshot(around radius: Int) -> QueueSnapshot {
+        engine.queue(around: radius)
+    }
 }

@@ -91,10 +91,10 @@ extension LevelReading {
 extension QPlayProtocol.Queue {
     init(_ queue: QueueSnapshot) {
         self.init(
-            entries: queue.entries.enumerated().map { index, entry in
-                Entry(entry: entry.id, index: index, track: QPlayProtocol.Track(entry.track))
+            entries: queue.entries.enumerated().map { offset, entry in
+                Entry(entry: entry.id, index: queue.start + offset, track: QPlayProtocol.Track(entry.track))
             },
-            current: queue.current, modified: queue.modified)
+            current: queue.current, modified: queue.modified, start: queue.start, total: queue.total)
     }
 }
 

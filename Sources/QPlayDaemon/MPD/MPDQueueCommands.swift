@@ -71,14 +71,17 @@ enum MPDQueueCommands {
             }
         },
         MPDCommand("playlistinfo", arguments: 0...1) { call in
-            let queue = await call.context.player.queueSnapshot()
-            let positions: Range<Int>
-            if let text = call.argument(0) {
-                positions = try checked(try MPDRange.parse(text), count: queue.entries.count)
-            } else {
-                positions = queue.entries.indices
+            guard let text = call.argument(0) else {
+                let queue = await call.context.player.queueSnapshot()
+                try await writeEntries(&call, queue, queue.entries.indices)
+                return
             }
-            try await writeEntries(&call, queue, positions)
+            // A page of a long queue: only its entries are taken and written, not the
+            // whole listing that `writeEntries` keeps (built again after every edit).
+            let range = try MPDRange.parse(text)
+            let window = await call.context.player.queueSnapshot(
+                from: range.start, count: range.end.map { $0 - range.start } ?? Int.max)
+            try await writeWindow(&call, window, try checked(range, count: window.total))
         },
         MPDCommand("playlistid", arguments: 0...1) { call in
             let queue = await call.context.player.queueSnapshot()
@@ -115,6 +118,22 @@ enum MPDQueueCommands {
         for start in stride(from: positions.lowerBound, to: positions.upperBound, by: entriesPerPart) {
             let part = start..<min(start + entriesPerPart, positions.upperBound)
             call.context.queueListing.write(queue, part, tags: tags, into: &call.response)
+            try await call.sendPart()
+        }
+    }
+
+    /// The songs at `positions` of a window (`QueueSnapshot.start` on), written as they
+    /// are asked: a window is small, and the whole listing is not built for it.
+    private static func writeWindow(_ call: inout MPDCall, _ window: QueueSnapshot, _ positions: Range<Int>) async throws {
+        let tags = MPDTagMask(call.settings.tags)
+        var bytes: [UInt8] = []
+        for start in stride(from: positions.lowerBound, to: positions.upperBound, by: entriesPerPart) {
+            bytes.removeAll(keepingCapacity: true)
+            for position in start..<min(start + entriesPerPart, positions.upperBound) {
+                let entry = window.entries[position - window.start]
+                MPDSongWriter.write(entry.track, position: position, id: entry.id, tags: tags, into: &bytes)
+            }
+            call.response.append(bytes)
             try await call.sendPart()
         }
     }
