@@ -223,6 +223,10 @@ let package = Package(
             // then faults in about 100 pages of the 13 MB executable, not 155; names the
             // code no longer has are skipped without a warning.
             exclude: ["startup-order.txt"],
+            // As QPlayProtocol: no mangled-name metadata lookups (each ran the demangler and
+            // a conformance scan at start-up); a section per function, so the order packs
+            // qplay's own code as tightly as the standard library's.
+            swiftSettings: directMetadataAccess + [.unsafeFlags(["-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 .unsafeFlags([
                     "-static-executable", "-use-ld=lld",
