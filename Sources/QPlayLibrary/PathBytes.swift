@@ -6,8 +6,8 @@ import Glibc
 
 /// Converts between `FilePath` and the exact bytes of a path, which is how the index
 /// stores paths (a name that is not valid UTF-8 must still open after a round trip).
-enum PathBytes {
-    static func bytes(_ path: FilePath) -> [UInt8] {
+public enum PathBytes {
+    public static func bytes(_ path: FilePath) -> [UInt8] {
         path.withPlatformString { pointer in
             let length = strlen(pointer)
             return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
@@ -16,7 +16,7 @@ enum PathBytes {
         }
     }
 
-    static func path<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> FilePath {
+    public static func path<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> FilePath {
         var buffer = [UInt8]()
         buffer.reserveCapacity(bytes.count + 1)
         buffer.append(contentsOf: bytes)

@@ -28,7 +28,7 @@ enum TrackBuilder {
             }
             return trimmed
         }
-        let title = text(tags.title, "title") ?? fileTitle(relativePath)
+        let title = text(tags.title, "title") ?? Track.fileTitle(relativePath)
         if String(validating: relativePath, as: UTF8.self) == nil {
             warnings.append("name is not valid UTF-8 (indexed with its exact bytes)")
         }
@@ -45,16 +45,6 @@ enum TrackBuilder {
             replayGain: tags.replayGain, fileSize: size,
             modificationTime: modificationTime)
         return (track, warnings)
-    }
-
-    /// The file name without its extension, for files with no title tag.
-    static func fileTitle(_ relativePath: [UInt8]) -> String {
-        let slash = relativePath.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-        var name = relativePath[slash...]
-        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex {
-            name = name[..<dot]
-        }
-        return String(decoding: name, as: UTF8.self)
     }
 }
 

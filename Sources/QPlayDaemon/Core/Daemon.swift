@@ -59,7 +59,10 @@ public enum Daemon {
             return DaemonExitStatus.failure
         }
         do {
-            store = try StateStore(path: configuration.stateDatabasePath) { error in
+            store = try StateStore(
+                path: configuration.stateDatabasePath,
+                tracks: LibraryQueueTracks(index: index, musicDirectory: configuration.musicDirectory)
+            ) { error in
                 log.error("state database: \(error)")
             }
         } catch {
@@ -78,7 +81,9 @@ public enum Daemon {
         }
 
         let events = EventPublisher()
-        let decoders = DecoderRegistry.standard
+        var decoders = DecoderRegistry.standard
+        let streams = StreamMetadataBoard()
+        decoders.streams = NetworkStreamOpener(board: streams)
         let output = configuration.output
         let rawFormat = configuration.rawOutputFormat
         let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)
@@ -101,7 +106,8 @@ public enum Daemon {
         let player = PlayerService(
             engine: engine, audio: audio, musicDirectory: configuration.musicDirectory,
             replayGain: configuration.replayGain, store: store,
-            events: events, log: log)
+            events: events, log: log, streams: streams)
+        streams.onChange { token in Task { await player.streamChanged(token: token) } }
         let library = LibraryService(
             index: index, musicDirectory: configuration.musicDirectory, extensions: decoders.fileExtensions,
             events: events, log: log)

@@ -87,7 +87,7 @@ final class StateDatabase: Sendable {
         }
     }
 
-    /// Versioned schema; add `v8`… below, never edit a shipped migration.
+    /// Versioned schema; add `v9`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -206,6 +206,15 @@ final class StateDatabase: Sendable {
                         PRIMARY KEY (track, name)
                     );
                     CREATE INDEX sticker_name ON sticker (name);
+                    """)
+        }
+        migrator.registerMigration("v8") { db in
+            // Entries naming files of the music directory are kept by path and track id
+            // with an empty `track` (`QueueEntryInserts`); `track` holds JSON otherwise.
+            try db.execute(
+                sql: """
+                    ALTER TABLE queue_entry ADD COLUMN path BLOB;
+                    ALTER TABLE queue_entry ADD COLUMN track_id INTEGER;
                     """)
         }
         return migrator

@@ -34,6 +34,8 @@ public final class StateStore: Sendable {
     /// The rows as committed; nil when they must be read again (at first, after a failure).
     private let stored = Mutex<StoredQueueRows?>(nil)
     private let onError: @Sendable (StateStoreError) -> Void
+    /// Where entries stored by path find their tracks; nil: every entry is stored whole.
+    private let tracks: (any QueueTrackSource)?
 
     private struct Pending: Sendable {
         var position: SavedPosition?
@@ -50,12 +52,14 @@ public final class StateStore: Sendable {
     /// not a database is moved aside to `PATH.corrupt-TIMESTAMP`, one written by a newer
     /// qplayd to `PATH.newer-TIMESTAMP` (kept for that version, never written over), and
     /// an empty one takes its place. `onError` hears about failed position writes (the
-    /// daemon logs them); `flush()` throws them too.
+    /// daemon logs them); `flush()` throws them too. With `tracks`, entries naming files
+    /// of the music directory are stored by path and found there again on `load()`.
     public init(
-        path: FilePath, positionInterval: Duration = .seconds(1),
+        path: FilePath, positionInterval: Duration = .seconds(1), tracks: (any QueueTrackSource)? = nil,
         onError: @escaping @Sendable (StateStoreError) -> Void = { _ in }
     ) throws(StateStoreError) {
         self.path = path
+        self.tracks = tracks
         self.positionInterval = positionInterval
         self.onError = onError
         pending = Mutex(Pending(debouncer: PositionDebouncer(interval: positionInterval)))
@@ -118,7 +122,7 @@ public final class StateStore: Sendable {
                 var rows = try stored ?? database.read { try StoredQueueRows.read($0) }
                 stored = nil
                 let written = try database.write { db in
-                    let written = try rows.write(state, db)
+                    let written = try rows.write(state, byPath: tracks != nil, db)
                     if let position { try StateDatabase.writePosition(position, db) }
                     return written
                 }
@@ -276,7 +280,7 @@ public final class StateStore: Sendable {
         }
         do {
             return try database.read { db -> SavedPlayerState<PersistedEngineState>? in
-                guard let state = try StoredQueueRows.load(db) else { return nil }
+                guard let state = try StoredQueueRows.load(db, source: tracks) else { return nil }
                 let position = try GRDB.Row.fetchOne(db, sql: "SELECT entry, seconds FROM playback_position WHERE id = 1")
                     .map { SavedPosition(entry: $0["entry"], seconds: $0["seconds"]) }
                 return SavedPlayerState(state: state, position: position)
@@ -301,7 +305,7 @@ public final class StateStore: Sendable {
                     throw StateStoreError.undecodableState(path: path, reason: "\(error)")
                 }
                 var rows = StoredQueueRows()
-                _ = try rows.write(legacy.persisted, db)
+                _ = try rows.write(legacy.persisted, byPath: tracks != nil, db)
                 try db.execute(sql: "DELETE FROM player_state")
             }
         }

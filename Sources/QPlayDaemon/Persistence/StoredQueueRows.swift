@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QPlayEngine
+import QPlayLibrary
 import QPlayModel
 
 /// The ids and sort keys of the `queue_entry` rows and the `player_settings` row as the
@@ -42,8 +43,9 @@ struct StoredQueueRows: Sendable {
 
     /// Writes, in the caller's transaction, what differs between the stored rows and
     /// `state`, and takes `state` as the stored one. Returns the number of rows written.
+    /// `byPath`: new entries naming library files are stored by path (`QueueEntryInserts`).
     /// After a throw this value no longer matches the database: read it again.
-    mutating func write(_ state: PersistedEngineState, _ db: Database) throws -> Int {
+    mutating func write(_ state: PersistedEngineState, byPath: Bool, _ db: Database) throws -> Int {
         let sameCollection = revisions != nil && state.revisions?.collection == revisions?.collection
         let sameInstalled = revisions != nil && state.revisions?.installed == revisions?.installed
         let changes = [
@@ -62,29 +64,11 @@ struct StoredQueueRows: Sendable {
         if let newCurrent, !rowIDs.contains(newCurrent) { newIDs.insert(newCurrent) }
         if !newIDs.isEmpty {
             let entries = Self.entries(newIDs, in: state)
-            var json: [UInt8] = []
-            var start = 0
-            while start < entries.count {
-                let batch = entries[start..<min(start + Self.insertBatch, entries.count)]
-                // Whole batches share one cached statement; the last, shorter one is made once.
-                let sql = Self.insertSQL(rows: batch.count)
-                let insert = try batch.count == Self.insertBatch ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-                var arguments: [DatabaseValue] = []
-                arguments.reserveCapacity(batch.count * 5)
-                for entry in batch {
-                    json.removeAll(keepingCapacity: true)
-                    StoredTrack(entry.track).appendJSON(to: &json)
-                    arguments.append(entry.id.databaseValue)
-                    arguments.append(Data(json).databaseValue)
-                    arguments.append(queue.key(of: entry.id)?.databaseValue ?? .null)
-                    arguments.append(installed.key(of: entry.id)?.databaseValue ?? .null)
-                    arguments.append(play.key(of: entry.id)?.databaseValue ?? .null)
-                    rowIDs.insert(entry.id)
-                }
-                try insert.execute(arguments: StatementArguments(arguments))
-                written += batch.count
-                start += batch.count
-            }
+            try QueueEntryInserts.insert(entries, byPath: byPath, keys: { id in
+                QueueEntryInserts.Keys(queue: queue.key(of: id), installed: installed.key(of: id), play: play.key(of: id))
+            }, db)
+            rowIDs.formUnion(entries.lazy.map(\.id))
+            written += entries.count
         }
 
         var deletions: Set<Int64> = []
@@ -124,50 +108,57 @@ struct StoredQueueRows: Sendable {
         return written
     }
 
-    /// Rows per INSERT: a loaded 10,000-track playlist is 50 statements, not 10,000 (each
-    /// statement's own cost was most of a single-row insert's ~19 µs).
-    private static let insertBatch = 200
-
-    private static func insertSQL(rows: Int) -> String {
-        "INSERT INTO queue_entry (id, track, queue_key, installed_key, play_key) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-    }
-
     /// The entries of `state` with the given ids (the lists and the current entry).
     private static func entries(_ ids: Set<Int64>, in state: PersistedEngineState) -> [QueueEntry] {
-        var found: [Int64: QueueEntry] = [:]
+        var missing = ids
+        var found: [QueueEntry] = []
         found.reserveCapacity(ids.count)
-        for list in [state.collection, state.installed] {
+        for list in [state.collection, state.installed] where !missing.isEmpty {
             // New entries are mostly appended: look from the end, stop when all are found.
-            for entry in list.reversed() where ids.contains(entry.id) {
-                found[entry.id] = entry
-                if found.count == ids.count { break }
+            for entry in list.reversed() where missing.remove(entry.id) != nil {
+                found.append(entry)
+                if missing.isEmpty { break }
             }
-            if found.count == ids.count { break }
         }
-        if let current = state.current, ids.contains(current.id) { found[current.id] = current }
-        return found.values.sorted { $0.id < $1.id }
+        if let current = state.current, missing.remove(current.id) != nil { found.append(current) }
+        // Ascending ids append to the table's b-tree; the appended ones were found backwards.
+        found.reverse()
+        if zip(found, found.dropFirst()).contains(where: { $0.id > $1.id }) { found.sort { $0.id < $1.id } }
+        return found
     }
 
-    /// The stored state with its tracks, or nil when no state was ever saved. An entry
-    /// whose track does not decode is left out (the engine repairs the lists).
-    static func load(_ db: Database) throws -> PersistedEngineState? {
+    /// The stored state with its tracks, or nil when no state was ever saved. Entries
+    /// stored by path take their tracks from `source` (`MissingQueueTrack` when there is
+    /// no source); an entry whose track does not decode is left out
+    /// (the engine repairs the lists).
+    static func load(_ db: Database, source: (any QueueTrackSource)?) throws -> PersistedEngineState? {
         guard let settings = try PersistedEngineSettings.fetch(db) else { return nil }
         var byID: [Int64: QueueEntry] = [:]
+        var byPath: [(id: Int64, path: [UInt8], trackID: Int64)] = []
         var queuePairs: [(Double, Int64)] = []
         var installedPairs: [(Double, Int64)] = []
         var playPairs: [(Double, Int64)] = []
         let decoder = JSONDecoder()
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT id, track, queue_key, installed_key, play_key FROM queue_entry")
+            db, sql: "SELECT id, track, path, track_id, queue_key, installed_key, play_key FROM queue_entry")
         while let row = try cursor.next() {
             let id: Int64 = row[0]
             let data: Data = row[1]
-            guard let track = try? decoder.decode(StoredTrack.self, from: data) else { continue }
-            byID[id] = QueueEntry(id: id, track: track.track)
-            if let key: Double = row[2] { queuePairs.append((key, id)) }
-            if let key: Double = row[3] { installedPairs.append((key, id)) }
-            if let key: Double = row[4] { playPairs.append((key, id)) }
+            if data.isEmpty, let path: Data = row[2] {
+                byPath.append((id, [UInt8](path), row[3] ?? 0))
+            } else {
+                guard let track = try? decoder.decode(StoredTrack.self, from: data) else { continue }
+                byID[id] = QueueEntry(id: id, track: track.track)
+            }
+            if let key: Double = row[4] { queuePairs.append((key, id)) }
+            if let key: Double = row[5] { installedPairs.append((key, id)) }
+            if let key: Double = row[6] { playPairs.append((key, id)) }
+        }
+        let paths = byPath.map { PathBytes.path($0.path) }
+        let found = try source?.tracks(paths: paths, ids: byPath.map(\.trackID))
+            ?? zip(paths, byPath).map { MissingQueueTrack.track(id: $1.trackID, path: $0) }
+        for (stored, track) in zip(byPath, found) {
+            byID[stored.id] = QueueEntry(id: stored.id, track: track)
         }
         func ordered(_ pairs: [(Double, Int64)]) -> [Int64] {
             pairs.sorted { $0.0 < $1.0 }.map(\.1).filter { byID[$0] != nil }
