@@ -32,7 +32,7 @@ struct DecoderOpener: Sendable {
         let thread = Thread {
             let result: Result<any AudioDecoder, DecoderError>
             do throws(DecoderError) {
-                let decoder = try decoders.open(item.path, converting: format)
+                let decoder = try decoders.open(item, converting: format)
                 if seconds > 0 { try decoder.seek(toFrame: decoder.format.frame(atSeconds: seconds)) }
                 result = .success(decoder)
             } catch {

@@ -14,6 +14,8 @@ public struct DecoderRegistry: Sendable {
     let decoders: [AudioFileFormat: any FormatDecoder]
     /// The formats with a decoder, in the table's order.
     public let formats: [AudioFileFormat]
+    /// Connects to URL entries' streams (see `DecoderRegistry+Streams`); nil: none play.
+    public var streams: (any StreamOpening)?
 
     /// A decoder for every row of the table: the one list that binds decoders to rows.
     public static let standard = DecoderRegistry([
@@ -75,7 +77,7 @@ public struct DecoderRegistry: Sendable {
             head: head, file: { reader.peek($1, at: origin + $0) }, fileExtension: path.extension, among: formats)
     }
 
-    private func converted(
+    func converted(
         _ decoder: any AudioDecoder, path: FilePath, to format: AudioFormat?
     ) throws(DecoderError) -> any AudioDecoder {
         guard let format, !decoder.format.joins(format) else { return decoder }

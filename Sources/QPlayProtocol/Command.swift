@@ -6,6 +6,8 @@ public enum AddSource: Sendable, Hashable {
     case ids([Int64])
     /// Tracks by path relative to the music directory, in the order given.
     case paths([String])
+    /// Streams (internet radio) by `http`/`https` URL; a playlist URL adds its streams.
+    case urls([String])
 }
 
 /// A queue entry named by its entry id or its 0-based index.
@@ -156,6 +158,8 @@ public enum Command: Sendable, Hashable {
             return ["where": .array(predicates.map(\.json))]
         case .add(.ids(let ids)):
             return ["ids": .array(ids.map { .integer($0) })]
+        case .add(.urls(let urls)):
+            return ["urls": .array(urls.map { .string($0) })]
         case .add(.paths(let paths)):
             return ["paths": .array(paths.map { .string($0) })]
         case .queue(.range(let start, let count)):

@@ -32,8 +32,8 @@ extension Command {
             let limit = try reader.integer("limit", in: 1...Int64(Int32.max)).map { Int($0) }
             return .search(where: try reader.predicates("where") ?? [], limit: limit)
         case "add":
-            try reader.allowOnly(["where", "ids", "paths"])
-            switch try reader.oneOf(["where", "ids", "paths"]) {
+            try reader.allowOnly(["where", "ids", "paths", "urls"])
+            switch try reader.oneOf(["where", "ids", "paths", "urls"]) {
             case "where":
                 return .add(.query(try reader.predicates("where") ?? []))
             case "ids":
@@ -49,6 +49,8 @@ extension Command {
                 }
                 if ids.isEmpty { throw .badRequest("add: `ids` must name at least one track") }
                 return .add(.ids(ids))
+            case "urls":
+                return .add(.urls(try urlList(reader)))
             default:
                 let items = try reader.list("paths") ?? []
                 var paths: [String] = []

@@ -18,6 +18,7 @@ public final class StreamBuffer: Sendable {
         var head = 0
         var count = 0
         var written = 0
+        var consumed = 0
         var end: StreamReadError?
         var closed = false
         var writer: CheckedContinuation<Void, Never>?
@@ -83,6 +84,7 @@ public final class StreamBuffer: Sendable {
             bytes += state.storage[0..<taken - first]
             state.head = (state.head + taken) % capacity
             state.count -= taken
+            state.consumed += taken
             if let writer = state.writer {
                 state.writer = nil
                 writer.resume()

@@ -9,7 +9,7 @@ import QPlayStreams
 /// Opens internet radio streams over HTTP(S) with async-http-client: a GET with
 /// `Icy-MetaData: 1`, redirects followed (bounded), connect and answer timeouts, and
 /// the answer checked before any byte is taken as audio (a 404, an HTML page, a
-/// playlist are refused with their reasons). Not wired into playback yet.
+/// playlist are refused with their reasons). The daemon's URL entries play through it.
 public final class StreamReader: Sendable {
     public let options: StreamReaderOptions
     let client: HTTPClient

@@ -87,7 +87,8 @@ struct Add: ParsableCommand {
 
     func run() throws {
         try performing {
-            let source: AddSource = ids.isEmpty ? .query(try selection.predicates()) : .ids(ids)
+            let source: AddSource =
+                try selection.urls.map(AddSource.urls) ?? (ids.isEmpty ? .query(selection.predicates()) : .ids(ids))
             guard let response = try options.run(.add(source)) else { return }
             let result = try response.result(as: AddResult.self)
             let noun = result.added == 1 ? "track" : "tracks"

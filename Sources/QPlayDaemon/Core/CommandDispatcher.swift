@@ -62,7 +62,7 @@ struct CommandDispatcher: RequestHandler {
             memory.queryAnswered()
             return .success(SearchResult(tracks: tracks.map(QPlayProtocol.Track.init)))
         case .add(let source):
-            let tracks = try resolve(source)
+            let tracks = try await StreamEntries.tracks(for: source) ?? resolve(source)
             let (added, started) = try await player.perform { engine, now, position throws(EngineError) in
                 let result = try engine.add(tracks, now: now, position: position)
                 return ((result.added, result.started), result.output)
@@ -119,6 +119,7 @@ struct CommandDispatcher: RequestHandler {
             let (action, held) = try await player.release(QPlayModel.Button(button))
             return .success(ReleaseResult(action: QPlayProtocol.ButtonAction(action), heldMilliseconds: held))
         case .seek(let target):
+            try await player.refuseSeekOnStream()
             try await player.perform { engine, now, position throws(EngineError) in
                 switch target {
                 case .position(let seconds): try engine.seek(to: seconds, now: now, position: position)
@@ -233,6 +234,8 @@ struct CommandDispatcher: RequestHandler {
             let relative = try paths.map(relativePath)
             let exact = try index.tracks(paths: relative)
             return try zip(relative, exact).map { path, track in try track ?? trackShown(as: path) }
+        case .urls(let urls):
+            return urls.map(QPlayModel.Track.stream)
         }
     }
 

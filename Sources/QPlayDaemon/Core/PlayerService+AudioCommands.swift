@@ -56,6 +56,8 @@ extension PlayerService {
         if let choice {
             log.debug("ReplayGain \(choice.source.rawValue) gain \(choice.decibels) dB for \(track.path)")
         }
-        return PlaybackItem(token: request.token, path: musicDirectory.pushing(track.path), gain: choice?.factor ?? 1)
+        // A URL entry's path is its URL (`Track.streamURL`), not a file in the music directory.
+        let path = track.isStream ? track.path : musicDirectory.pushing(track.path)
+        return PlaybackItem(token: request.token, path: path, gain: choice?.factor ?? 1)
     }
 }

@@ -24,7 +24,7 @@ extension PlayerService {
             return (engine.status(position: position, duration: measured), engine.currentRequestToken, sleep)
         }
         return PlayerSnapshot(
-            status: status,
+            status: showingStream(status, token: token),
             outputName: snapshot.outputName, outputError: snapshot.outputError, storageError: storageError,
             replayGainMode: replayGain.mode,
             replayGain: token.flatMap { replayGainChoices[$0] },

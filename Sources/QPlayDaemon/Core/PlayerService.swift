@@ -49,11 +49,14 @@ actor PlayerService {
     var replayGainChoices: [UInt64: ReplayGainSettings.Choice] = [:]
     /// The track changes commands made, for desktop notifications (`TrackNotifier`).
     nonisolated let commandedChanges = CommandedTrackChanges()
+    /// What the playing streams (URL entries) told of themselves.
+    nonisolated let streams: StreamMetadataBoard
 
     init(
         engine: PlayerEngine, audio: AudioPlayer, musicDirectory: FilePath, replayGain: ReplayGainSettings = .init(),
-        store: StateStore?, events: EventPublisher, log: Logger
+        store: StateStore?, events: EventPublisher, log: Logger, streams: StreamMetadataBoard = StreamMetadataBoard()
     ) {
+        self.streams = streams
         self.engine = engine
         self.audio = audio
         self.musicDirectory = musicDirectory

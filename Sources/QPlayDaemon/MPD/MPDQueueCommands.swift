@@ -196,11 +196,11 @@ enum MPDQueueCommands {
     private static func add(_ call: inout MPDCall, single: Bool) async throws -> [EntryID] {
         let uri = call[0]
         let position = try call.argument(1).map { text throws(MPDError) in try MPDArgument.position(text) }
-        let tracks = try MPDLibraryPaths.tracks(under: uri, in: call.context)
+        let tracks = try await MPDStreamURIs.tracks(uri) ?? MPDLibraryPaths.tracks(under: uri, in: call.context)
         guard !tracks.isEmpty else {
             throw MPDError(.noExist, single ? "No such song" : "No such directory")
         }
-        if single, tracks.count > 1 || tracks[0].path.string != MPDLibraryPaths.normalized(uri) {
+        if single, tracks.count > 1 || (!tracks[0].isStream && tracks[0].path.string != MPDLibraryPaths.normalized(uri)) {
             throw MPDError(.noExist, "No such song")
         }
         return try await call.context.player.perform { engine, now, at throws(EngineError) in
