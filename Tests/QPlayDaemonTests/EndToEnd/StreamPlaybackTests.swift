@@ -10,7 +10,7 @@ import Testing
     .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
     .timeLimit(.minutes(3)), .serialized, .tags(.peer), .group(.peer))
 struct StreamPlaybackTests {
-    func withIcecastAndDaemon(_ body: (IcecastServer, DaemonProcess) throws -> Void) throws {
+    func withIcecastAndDaemon(arguments: [String] = [], _ body: (IcecastServer, DaemonProcess) throws -> Void) throws {
         let server = try IcecastServer()
         defer {
             server.stop()
@@ -20,7 +20,8 @@ struct StreamPlaybackTests {
         try server.startTone(mount: "/tone.mp3", frequency: 440)
         let music = TemporaryDirectory("qplay-streams-music")
         defer { music.remove() }
-        try withDaemon(music: music.path.string, config: "watch = false\n", waitForLibrary: false) { daemon in
+        try withDaemon(music: music.path.string, config: "watch = false\n", arguments: arguments, waitForLibrary: false) {
+            daemon in
             try body(server, daemon)
         }
     }
@@ -113,6 +114,24 @@ struct StreamPlaybackTests {
 
             let refused = try client.request("add", ["urls": ["ftp://example.com/x.mp3"]])
             #expect((refused["error"] as? [String: Any])?["code"] as? String == "bad_request")
+        }
+    }
+
+    @Test func qplayAddAndMPDAddidTakeAURL() throws {
+        let port = try FreeTCPPort.probe()
+        try withIcecastAndDaemon(arguments: ["--mpd", "127.0.0.1:\(port)"]) { server, daemon in
+            let url = server.url("/tone.mp3")
+            try daemon.qplayOK("add", url)
+            let mpd = try MPDRawClient(port: port)
+            let id = try mpd.fields("addid \(url)")["Id"]
+            #expect(id != nil)
+            let client = try daemon.client()
+            let entries = try #require(try client.ok("queue")["entries"] as? [[String: Any]])
+            let titles = entries.compactMap { ($0["track"] as? [String: Any])?["title"] as? String }
+            #expect(titles == [url, url])
+            #expect(entries.last.flatMap { number($0["entry"]) }.map { String(Int($0)) } == id)
+            let heard = try sounding(daemon, seconds: 1)
+            #expect(abs(ToneAnalysis.frequency(of: heard, channels: 2, sampleRate: 44100) - 440) < 4)
         }
     }
 }
