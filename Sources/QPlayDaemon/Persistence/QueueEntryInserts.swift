@@ -30,7 +30,7 @@ struct QueueEntryInserts {
         while start < entries.count {
             let rows = entries[start..<min(start + batch, entries.count)]
             // Whole batches share one cached statement; the last, shorter one is made once.
-            let sql = insertSQL(rows: rows.count)
+            let sql = rows.count == batch ? fullBatchSQL : insertSQL(rows: rows.count)
             let statement = try rows.count == batch ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
             let handle = statement.sqliteStatement
             defer {
@@ -83,6 +83,8 @@ struct QueueEntryInserts {
 
     /// SQLite copies the bytes before the bind returns.
     private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+    private static let fullBatchSQL = insertSQL(rows: batch)
 
     private static func insertSQL(rows: Int) -> String {
         "INSERT INTO queue_entry (id, track, path, track_id, queue_key, installed_key, play_key) VALUES "
