@@ -59,7 +59,7 @@ struct StageProfile {
     private static let symbolStages: [(String, String)] = [
         ("SampleEncoder", "encode"), ("SoftwareVolume", "gain"), ("LevelMeter", "meter"),
         ("RawPCMOutput", "output"), ("ALSAOutput", "output"), ("RealTimePacer", "output"),
-        ("waitForCommand", "sleep/wake"),
+        ("waitForCommand", "sleep/wake"), ("futex", "sleep/wake"), ("DispatchSemaphore", "sleep/wake"),
         ("FLACDecoder", "decode"), ("FLACFrameSink", "decode"), ("MPG123Decoder", "decode"),
         ("VorbisDecoder", "decode"), ("OpusDecoder", "decode"), ("FFmpegDecoder", "decode"),
         ("FFmpegSamples", "decode"), ("FFmpegStream", "decode"), ("FFmpegInput", "decode"),
