@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import QPlayProtocol
+import ServiceLifecycle
 import Synchronization
 import WSCore
 
@@ -97,8 +98,14 @@ final class WebSocketSessions: Sendable {
                     try? await Task.sleep(for: idleTimeout - quiet)
                 }
             }
-            // Whichever ends first (the client left, went silent, or stopped reading)
-            // ends the others; returning closes the WebSocket.
+            group.addTask {
+                // qplayd is stopping: end the session now rather than when the client
+                // goes silent (the shutdown waits for every connection). Without a
+                // service group around it this waits until the others end it.
+                try? await gracefulShutdown()
+            }
+            // Whichever ends first (the client left, went silent, stopped reading, or
+            // qplayd is stopping) ends the others; returning closes the WebSocket.
             await group.next()
             output.finish()
             group.cancelAll()

@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// SIGTERM with a client of every frontend connected — a subscribed JSON client, an MPD
-/// client waiting in `idle`, a D-Bus peer watching qplay's MPRIS name — shuts the
+/// client waiting in `idle`, a D-Bus peer watching qplay's MPRIS name, a web remote's
+/// subscribed WebSocket that says nothing more — shuts the
 /// daemon's service group down in order: every client sees its connection end or the
 /// name go, the state is saved, and qplayd exits 0 promptly (docs/arch/daemon.md).
 @Suite("Graceful shutdown with every frontend's clients", .serialized, .timeLimit(.minutes(3)))
@@ -19,7 +20,8 @@ struct GracefulShutdownTests {
 
     @Test func sigtermWithClientsOfAllFrontendsSavesAndExitsZero() throws {
         let port = try FreeTCPPort.probe()
-        let setup = try BusSetup { _ in ["--mpd", "127.0.0.1:\(port)"] }
+        let webPort = try FreeTCPPort.probe()
+        let setup = try BusSetup { _ in ["--mpd", "127.0.0.1:\(port)", "--http", "127.0.0.1:\(webPort)"] }
         defer { setup.close() }
         let daemon = setup.daemon
         try daemon.qplayOK("add", "--where", "album=Bus Album")
@@ -44,6 +46,12 @@ struct GracefulShutdownTests {
         try daemon.qplayOK("vol", "90")
         #expect(try mpd.readAnswer().contains("changed: mixer"))
         try mpd.send("idle")
+        // A silent WebSocket: its session must end with the shutdown, not at its idle timeout.
+        let web = try WebServerClient(port: webPort)
+        #expect(try web.upgrade(origin: "http://127.0.0.1:\(webPort)").status == 101)
+        #expect(try web.readObject()["protocol"] as? String == "qplay/1")
+        try web.sendText(#"{"id":1,"cmd":"subscribe","args":{"events":["player"]}}"#)
+        #expect(try web.readObject()["ok"] as? Bool == true)
 
         let before = try daemon.qplayJSON("status")
         let positionBefore = try #require(before["position"] as? Double)
@@ -59,6 +67,7 @@ struct GracefulShutdownTests {
         // Every frontend's client saw the end.
         #expect(json.isClosedByServer(within: 5))
         #expect(mpd.isClosedByServer(within: 5))
+        #expect(web.isClosedByServer(within: 5))
         let released = peer.line(timeout: 10) { $0.contains("does not have an owner") }
         #expect(released.line != nil, "gdbus monitor said \(released.skipped)")
         // The socket is gone (the next start finds no stale one).
