@@ -72,9 +72,10 @@ struct QueueEntryInserts {
         }
     }
 
-    /// A file of the music directory (a relative path), which the library can name again.
+    /// A file of the music directory (a relative path that is not a stream's URL), which
+    /// the library can name again.
     static func isLibraryFile(_ track: Track) -> Bool {
-        !track.path.isAbsolute && !track.path.isEmpty
+        !track.path.isAbsolute && !track.path.isEmpty && !track.isStream
     }
 
     private static func bind(_ key: Double?, _ handle: OpaquePointer?, _ parameter: Int32) {

@@ -45,7 +45,9 @@ import Testing
         // A file outside the music directory (an absolute path) is kept whole.
         let outside = Track(id: 0, path: "/srv/elsewhere/Outside.ogg", title: "Outside", artist: "Someone",
                             duration: 12.5, format: .vorbis)
-        let saved = state(library + [outside], current: 2)
+        // A stream's URL is kept whole too (its path is not a file's).
+        let stream = Track.stream(url: "http://127.0.0.1:8000/live")
+        let saved = state(library + [outside, stream], current: 2)
         let path = directory.appending("state.sqlite")
         do {
             let store = try StateStore(path: path, tracks: LibraryQueueTracks(index: index, musicDirectory: SampleCatalog.directory))
@@ -55,14 +57,16 @@ import Testing
         let rows = try DatabaseQueue(path: path.string).read { db in
             try Row.fetchAll(db, sql: "SELECT length(track) AS size, path, track_id FROM queue_entry ORDER BY id")
         }
-        #expect(rows.count == library.count + 1)
+        #expect(rows.count == library.count + 2)
         for (row, track) in zip(rows, library) {
             #expect(row["size"] as Int == 0)
             #expect(row["path"] as Data? == Data(track.path.string.utf8))
             #expect(row["track_id"] as Int64? == track.id)
         }
-        #expect((rows.last?["size"] as Int?) ?? 0 > 0)
-        #expect(rows.last?["path"] as Data? == nil)
+        for row in rows.suffix(2) {
+            #expect((row["size"] as Int?) ?? 0 > 0)
+            #expect(row["path"] as Data? == nil)
+        }
 
         let loaded = try #require(try StateStore(path: path, tracks: LibraryQueueTracks(index: index, musicDirectory: SampleCatalog.directory)).load())
         #expect(loaded.state == saved)
