@@ -6,9 +6,6 @@ import SystemPackage
 import Glibc
 #endif
 
-/// mpg123_init is needed by libmpg123 before 1.27 and harmless after.
-private let mpg123Ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
-
 /// MPEG layer 1/2/3 through libmpg123, gapless: encoder delay and padding are trimmed
 /// when the file has a LAME/Xing header, so consecutive tracks join sample-exact.
 ///
@@ -43,23 +40,12 @@ public final class MPG123Decoder: AudioDecoder {
     }
 
     init(reader: BudgetedReader, path: FilePath) throws(DecoderError) {
-        guard mpg123Ready else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
-        var code: Int32 = 0
-        guard let handle = mpg123_new(nil, &code) else {
-            throw DecoderError(path: path, reason: Self.message(code))
-        }
+        let handle = try MPG123Handle.make(
+            flags: Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue), path: path)
         // Every failure below deletes the handle before any stored property is set, so
         // deinit (which also deletes it) cannot run for a half-made decoder.
         do throws(DecoderError) {
-            let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
-            try Self.check(mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0), handle, path)
-            // Skip junk in the middle of a file instead of stopping there.
-            try Self.check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0), handle, path)
-            try Self.check(mpg123_format_none(handle), handle, path)
-            let encoding = Int32(MPG123_ENC_SIGNED_16.rawValue)
-            let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
-            try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
-            try Self.check(
+            try MPG123Handle.check(
                 mpg123_replace_reader_handle(
                     handle,
                     { io, destination, count in
@@ -86,7 +72,7 @@ public final class MPG123Decoder: AudioDecoder {
             if result != Int32(MPG123_OK.rawValue) {
                 throw Self.openFailure(result, handle, reader, path)
             }
-            guard actualEncoding == encoding, channels == 1 || channels == 2, rate > 0 else {
+            guard actualEncoding == MPG123Handle.encoding, channels == 1 || channels == 2, rate > 0 else {
                 throw DecoderError(path: path, reason: "unexpected output format from libmpg123")
             }
             let length = mpg123_length(handle)
@@ -217,27 +203,14 @@ public final class MPG123Decoder: AudioDecoder {
     ) -> DecoderError {
         let reason =
             reader.openFailureReason(searchingFor: "MPEG audio")
-            ?? (code == Int32(MPG123_DONE.rawValue) ? "no MPEG audio in the file" : message(code, handle))
+            ?? (code == Int32(MPG123_DONE.rawValue) ? "no MPEG audio in the file" : MPG123Handle.message(code, handle))
         return DecoderError(path: path, reason: reason)
     }
 
     /// A failure after opening, placed at the last frame decoded ("decoder error at 1:05: …").
     private func failure(_ code: Int32, seeking: Bool = false) -> DecoderError {
-        let what = reader.failureReason(seeking: seeking) ?? Self.message(code, handle)
+        let what = reader.failureReason(seeking: seeking) ?? MPG123Handle.message(code, handle)
         return DecoderError(path: path, atFrame: framePosition, sampleRate: format.sampleRate, what)
-    }
-
-    private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {
-        if code != Int32(MPG123_OK.rawValue) {
-            throw DecoderError(path: path, reason: message(code, handle))
-        }
-    }
-
-    private static func message(_ code: Int32, _ handle: OpaquePointer? = nil) -> String {
-        if code == Int32(MPG123_ERR.rawValue), let handle {
-            return String(cString: mpg123_strerror(handle))
-        }
-        return String(cString: mpg123_plain_strerror(code))
     }
 }
 

@@ -23,20 +23,9 @@ final class MPG123StreamDecoder: AudioDecoder {
     /// Feeds the stream to libmpg123 until it knows the format (waiting for the network
     /// here, on the opener's thread, up to `deadline`).
     init(input: any StreamInput, path: FilePath, until deadline: ContinuousClock.Instant) throws(DecoderError) {
-        guard mpg123StreamReady else { throw DecoderError(path: path, reason: "libmpg123 failed to initialise") }
-        var code: Int32 = 0
-        guard let handle = mpg123_new(nil, &code) else {
-            throw DecoderError(path: path, reason: String(cString: mpg123_plain_strerror(code)))
-        }
+        let handle = try MPG123Handle.make(flags: Int(MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue), path: path)
         do throws(DecoderError) {
-            let flags = MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue
-            try Self.check(mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(flags), 0), handle, path)
-            try Self.check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0), handle, path)
-            try Self.check(mpg123_format_none(handle), handle, path)
-            let encoding = Int32(MPG123_ENC_SIGNED_16.rawValue)
-            let layouts = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
-            try Self.check(mpg123_format2(handle, 0, layouts, encoding), handle, path)
-            try Self.check(mpg123_open_feed(handle), handle, path)
+            try MPG123Handle.check(mpg123_open_feed(handle), handle, path)
             var rate = 0
             var channels: Int32 = 0
             var actual: Int32 = 0
@@ -45,7 +34,7 @@ final class MPG123StreamDecoder: AudioDecoder {
                 let result = mpg123_getformat(handle, &rate, &channels, &actual)
                 if result == Int32(MPG123_OK.rawValue) { break }
                 guard result == Int32(MPG123_NEED_MORE.rawValue) else {
-                    throw DecoderError(path: path, reason: Self.message(result, handle))
+                    throw DecoderError(path: path, reason: MPG123Handle.message(result, handle))
                 }
                 // No MP3 frame in this much: the server's "audio" is something else.
                 guard fed < 256 * 1024 else { throw DecoderError(path: path, reason: "no MPEG audio in the stream") }
@@ -54,7 +43,7 @@ final class MPG123StreamDecoder: AudioDecoder {
                 switch read {
                 case .bytes(let count):
                     fed += count
-                    try Self.check(mpg123_feed(handle, scratch, count), handle, path)
+                    try MPG123Handle.check(mpg123_feed(handle, scratch, count), handle, path)
                 case .empty:
                     guard ContinuousClock.now < deadline else {
                         throw DecoderError(path: path, reason: "no audio arrived in time")
@@ -64,7 +53,7 @@ final class MPG123StreamDecoder: AudioDecoder {
                     throw DecoderError(path: path, reason: why ?? "the stream ended before any audio")
                 }
             }
-            guard actual == encoding, channels == 1 || channels == 2, rate > 0 else {
+            guard actual == MPG123Handle.encoding, channels == 1 || channels == 2, rate > 0 else {
                 throw DecoderError(path: path, reason: "unexpected output format from libmpg123")
             }
             format = AudioFormat(sampleRate: rate, channels: Int(channels))
@@ -123,7 +112,7 @@ final class MPG123StreamDecoder: AudioDecoder {
                     if let why, filled == 0 { throw DecoderError(path: path, reason: why) }
                 }
             default:
-                throw DecoderError(path: path, reason: Self.message(result, handle))
+                throw DecoderError(path: path, reason: MPG123Handle.message(result, handle))
             }
         }
         if starved && filled == 0 {
@@ -142,18 +131,4 @@ final class MPG123StreamDecoder: AudioDecoder {
     /// Live: there is nowhere to move to. The daemon refuses seeks on streams; a resumed
     /// position (a restart) plays from now.
     func seek(toFrame frame: Int) throws(DecoderError) {}
-
-    private static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {
-        if code != Int32(MPG123_OK.rawValue) {
-            throw DecoderError(path: path, reason: message(code, handle))
-        }
-    }
-
-    private static func message(_ code: Int32, _ handle: OpaquePointer) -> String {
-        code == Int32(MPG123_ERR.rawValue)
-            ? String(cString: mpg123_strerror(handle)) : String(cString: mpg123_plain_strerror(code))
-    }
 }
-
-/// mpg123_init is needed by libmpg123 before 1.27 and harmless after.
-private let mpg123StreamReady: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)

@@ -18,13 +18,7 @@ extension StreamBuffer {
                     (destination.baseAddress! + first).copyMemory(from: storage.baseAddress!, byteCount: taken - first)
                 }
             }
-            state.head = (state.head + taken) % capacity
-            state.count -= taken
-            state.consumed += taken
-            if let writer = state.writer {
-                state.writer = nil
-                writer.resume()
-            }
+            state.consume(taken, capacity: capacity)
             return .bytes(taken)
         }
     }

@@ -23,6 +23,17 @@ public final class StreamBuffer: Sendable {
         var closed = false
         var writer: CheckedContinuation<Void, Never>?
         var reader: CheckedContinuation<Void, Never>?
+
+        /// `taken` bytes left the ring from `head`: a writer waiting for room goes on.
+        mutating func consume(_ taken: Int, capacity: Int) {
+            head = (head + taken) % capacity
+            count -= taken
+            consumed += taken
+            if let writer {
+                self.writer = nil
+                writer.resume()
+            }
+        }
     }
 
     public let capacity: Int
@@ -82,13 +93,7 @@ public final class StreamBuffer: Sendable {
             let first = min(taken, capacity - state.head)
             bytes += state.storage[state.head..<state.head + first]
             bytes += state.storage[0..<taken - first]
-            state.head = (state.head + taken) % capacity
-            state.count -= taken
-            state.consumed += taken
-            if let writer = state.writer {
-                state.writer = nil
-                writer.resume()
-            }
+            state.consume(taken, capacity: capacity)
             return .bytes(bytes)
         }
     }
