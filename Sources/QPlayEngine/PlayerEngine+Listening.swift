@@ -21,9 +21,10 @@ extension PlayerEngine {
         return output
     }
 
-    /// A visit begins at `position` (a `play`, or a successor joining at 0).
+    /// A visit begins at `position` (a `play`, or a successor joining at 0). A stream
+    /// keeps no tally: its figures would belong to no library track.
     mutating func beginVisit(of track: Track, at position: Double) {
-        listening = ListeningTally(duration: track.duration, from: position)
+        listening = track.isStream ? nil : ListeningTally(duration: track.duration, from: position)
     }
 
     /// The loaded request is left at `position`; `skipping`: by next, a tap, a jump or a

@@ -94,6 +94,21 @@ import Testing
         #expect(l.counts == [Self.skip(Self.a)])
     }
 
+    /// A stream (internet radio) is no library track: however long it is heard and
+    /// however it is left, it counts neither a play nor a skip.
+    @Test func aStreamCountsNoPlayAndNoSkip() throws {
+        var stream = Track.stream(url: "http://127.0.0.1:8000/live")
+        // The simulated audio plays a track for its length; a stream goes on.
+        stream.duration = 10_000
+        var l = Listener()
+        try l.add([stream, Self.b])
+        l.listen(300)
+        #expect(l.counts.isEmpty)
+        l.act { $0.next(now: $1, position: $2) }
+        #expect(l.h.nowPlaying == "B")
+        #expect(l.counts.isEmpty)
+    }
+
     @Test func aSeekPastTheMiddleThenLeavingIsNoPlay() throws {
         var l = Listener()
         try l.add([Self.a, Self.b])
