@@ -77,6 +77,44 @@ import Testing
         }
     }
 
+    /// Inserting or moving again and again to one place of a long list runs out of room
+    /// between two keys every few dozen edits; then only a stretch around that place gets
+    /// new keys, never the whole list (which wrote every row each time).
+    @Test func crowdedPlacesRewriteAStretchNotTheList() {
+        var keys = OrderKeys()
+        var ids = (1...20_000).map(Int64.init)
+        var rows = Self.stored([:], keys.update(to: ids))
+        var largest = 0
+        var total = 0
+        func edit(_ change: (inout [Int64]) -> Void) {
+            change(&ids)
+            let written = keys.update(to: ids)
+            rows = Self.stored(rows, written)
+            largest = max(largest, written.assigned.count + written.removed.count)
+            total += written.assigned.count + written.removed.count
+        }
+        for n in 0..<300 {
+            edit { $0.insert(200_000 + Int64(n), at: 10_000) }  // each new one before the last
+        }
+        for n in 0..<300 {
+            edit { $0.insert($0.remove(at: 10 + n % 7), at: 15_000) }  // moves to one place
+        }
+        for n in 0..<100 {
+            edit { $0.insert(300_000 + Int64(n), at: 1) }  // near the start
+        }
+        #expect(Self.order(rows) == ids)
+        #expect(largest < 1_000, "one edit rewrote \(largest) keys")
+        #expect(total < 4 * 700, "700 edits rewrote \(total) keys")
+    }
+
+    /// The room check: keys spread between two neighbours must leave each gap wide
+    /// enough for many more halvings at their magnitude.
+    @Test func roomIsJudgedAtTheKeysMagnitude() {
+        #expect(OrderKeys.roomy([1.5], after: 1, before: 2))
+        #expect(!OrderKeys.roomy([100_000 + 0x1p-40], after: 100_000, before: 100_000 + 0x1p-39))
+        #expect(OrderKeys.roomy([-0.5], after: -1, before: 0))
+    }
+
     @Test func keysReadBackContinueTheList() {
         var keys = OrderKeys()
         let rows = Self.stored([:], keys.update(to: [5, 6, 7]))

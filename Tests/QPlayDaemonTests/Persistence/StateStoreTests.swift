@@ -65,8 +65,8 @@ import Glibc
         let extra = QueueEntry(id: 30_000, track: Track(id: 1, path: FilePath("x.mp3"), title: "x"))
         #expect(try edit { $0.append(extra) } == 1)
         #expect(try edit { $0.insert(extra, at: 0); $0.removeLast() } == 1)
-        // Many inserts at one place exhaust the room between two keys; the list is then
-        // renumbered once and stays right.
+        // Many inserts at one place exhaust the room between two keys; a stretch around
+        // it then gets new keys and the list stays right.
         for n in 0..<80 {
             let entry = QueueEntry(id: 40_000 + Int64(n), track: Track(id: 1, path: FilePath("y.mp3"), title: "y"))
             _ = try edit { $0.insert(entry, at: 2) }
