@@ -131,8 +131,9 @@ public final class MPG123Decoder: AudioDecoder {
             case Int32(MPG123_DONE.rawValue) where reader.problem == nil:
                 return wholeFramesOnly(buffer, filled)
             case Int32(MPG123_NEW_FORMAT.rawValue):
-                // A stream that changes format midway: the rest cannot join this one.
-                try checkFormatUnchanged()
+                guard MPG123Handle.keeps(format, handle) else {
+                    throw DecoderError(path: path, reason: "format changes within the file")
+                }
             default:
                 // Hand out what decoded; the reader's problem is sticky, so the error
                 // comes with the next call.
@@ -180,16 +181,6 @@ public final class MPG123Decoder: AudioDecoder {
         let result = mpg123_seek(handle, target, SEEK_SET)
         if result < 0 {
             throw failure(Int32(truncatingIfNeeded: result), seeking: true)
-        }
-    }
-
-    private func checkFormatUnchanged() throws(DecoderError) {
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        mpg123_getformat(handle, &rate, &channels, &encoding)
-        if rate != format.sampleRate || Int(channels) != format.channels {
-            throw DecoderError(path: path, reason: "format changes within the file")
         }
     }
 

@@ -3,7 +3,8 @@ import SystemPackage
 
 /// What the two MP3 decoders (files and streams) set up alike: libmpg123 initialised
 /// once, a handle that skips junk and decodes to 16-bit mono or stereo at the stream's
-/// rate, and libmpg123's errors in the same words.
+/// rate, the check that its format held after a change, and libmpg123's errors in the
+/// same words.
 enum MPG123Handle {
     /// mpg123_init is needed by libmpg123 before 1.27 and harmless after.
     private static let ready: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
@@ -29,6 +30,16 @@ enum MPG123Handle {
             throw error
         }
         return handle
+    }
+
+    /// Whether `handle` still decodes to `format`, asked after MPG123_NEW_FORMAT: audio of
+    /// another rate or channel count cannot join what played before it.
+    static func keeps(_ format: AudioFormat, _ handle: OpaquePointer) -> Bool {
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        mpg123_getformat(handle, &rate, &channels, &encoding)
+        return rate == format.sampleRate && Int(channels) == format.channels
     }
 
     static func check(_ code: Int32, _ handle: OpaquePointer, _ path: FilePath) throws(DecoderError) {

@@ -92,11 +92,7 @@ final class MPG123StreamDecoder: AudioDecoder {
             case Int32(MPG123_OK.rawValue):
                 continue
             case Int32(MPG123_NEW_FORMAT.rawValue):
-                var rate = 0
-                var channels: Int32 = 0
-                var encoding: Int32 = 0
-                mpg123_getformat(handle, &rate, &channels, &encoding)
-                if rate != format.sampleRate || Int(channels) != format.channels {
+                guard MPG123Handle.keeps(format, handle) else {
                     throw DecoderError(path: path, reason: "the stream changed its format")
                 }
             case Int32(MPG123_NEED_MORE.rawValue):
