@@ -108,14 +108,13 @@ public final class LibraryIndex: Sendable {
     /// The track at each of these paths (relative to the music directory, byte-exact),
     /// in the order given; nil for a path the index does not hold.
     ///
-    /// With the search table current, SQL only maps each path to its id (one step of a
-    /// prepared statement over the `path` index: no row decoding, no dictionary) and the
-    /// tracks are built from the table, so a 10,000-entry playlist does not decode
-    /// 10,000 rows.
+    /// With the search table current, no SQL runs: paths are found in the table's
+    /// `PathLookup` and the tracks built from it, so a 10,000-entry playlist decodes no
+    /// rows.
     public func tracks(paths: [FilePath]) throws -> [Track?] {
         try pool.read { db in
             if let table = try searchTable(db, loading: false) {
-                let ranks = try PathRanks.ranks(of: paths, in: table, db)
+                let ranks = table.ranks(ofPaths: paths.map(PathBytes.bytes))
                 var built = table.tracks(atRanks: ranks.compactMap { $0 }, reserving: ranks.count).makeIterator()
                 return ranks.map { $0 == nil ? nil : built.next() }
             }

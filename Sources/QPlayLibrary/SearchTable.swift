@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QPlayModel
+import Synchronization
 import SystemPackage
 
 /// Every track of the index in memory, compactly, **stored in the library order**, so a
@@ -81,6 +82,8 @@ final class SearchTable: Sendable {
     let exceptions: [Int32: Track]
     /// Room for any title (the decoding buffer of `tracks(atRanks:)`).
     let longestTitle: Int
+    /// Built at the first lookup by path (a playlist's load, the stored queue's restore).
+    private let lookupByPath = Mutex<PathLookup?>(nil)
 
     init(
         generation: Int64, rows: [Row], groups: [Group], directories: [UInt8], texts: RowTexts, tags: [String?],
@@ -101,6 +104,16 @@ final class SearchTable: Sendable {
     }
 
     var count: Int { rows.count }
+
+    /// Path → rank, built on first use.
+    var pathLookup: PathLookup {
+        lookupByPath.withLock { built in
+            if let built { return built }
+            let lookup = PathLookup(self)
+            built = lookup
+            return lookup
+        }
+    }
 
     /// The rank of the track with this id, if the table holds it.
     func rank(of id: Int64) -> Int? { idRanks.rank(of: id) }

@@ -23,6 +23,9 @@ extension Track {
 
     /// `path` as a URL when it is one (see above), nil for a file path.
     public static func streamURL(of path: FilePath) -> String? {
+        // Nearly every path is a file's: its first bytes say so before a String is made
+        // (a 10,000-entry playlist asks this of each entry as it is stored).
+        guard path.withPlatformString(Self.beginsWithHTTP) else { return nil }
         let text = path.string
         for scheme in ["http:/", "https:/"] {
             guard text.utf8.count > scheme.utf8.count,
@@ -32,5 +35,15 @@ extension Track {
             return rest.hasPrefix("/") ? text : String(text.prefix(scheme.count)) + "/" + rest
         }
         return nil
+    }
+
+    /// `http:` or `https:`, in any case, at the start of a NUL-terminated path.
+    private static func beginsWithHTTP(_ bytes: UnsafePointer<CChar>) -> Bool {
+        func lower(_ index: Int) -> UInt8 { UInt8(bitPattern: bytes[index]) | 0x20 }
+        guard lower(0) == UInt8(ascii: "h"), lower(1) == UInt8(ascii: "t"), lower(2) == UInt8(ascii: "t"),
+            lower(3) == UInt8(ascii: "p")
+        else { return false }
+        if bytes[4] == CChar(UInt8(ascii: ":")) { return true }
+        return lower(4) == UInt8(ascii: "s") && bytes[5] == CChar(UInt8(ascii: ":"))
     }
 }

@@ -149,6 +149,48 @@ import Testing
         #expect(sql.map(\.id) == [3, 1, 3, 2])
     }
 
+    /// Every path of the index (a non-UTF-8 one and the rows whose numbers do not fit the
+    /// compact row among them) is found in the table's path lookup as SQL finds it; a
+    /// path that differs in case, in one byte or by a trailing byte is not.
+    @Test func tracksByPathComeFromTheTableAsSQLFindsThem() throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let index = try makeIndex(fixture)
+        let all = try index.search(.all).tracks
+        let asked =
+            all.reversed().map(\.path) + [
+                "odd/huge.mp3", "Odd/huge.mp", "Odd/huge.mp3x", "", "Odd/huge.mp3", PathBytes.path(Array("Odd/caf".utf8) + [0xC9] + Array(".mp3".utf8)),
+            ]
+        index.table.withLock { $0 = nil }
+        let sql = try index.tracks(paths: asked)  // no table: SQL
+        #expect(index.table.withLock { $0 } == nil)
+        _ = try index.search(.all)
+        #expect(index.table.withLock { $0 } != nil)
+        let fromTable = try index.tracks(paths: asked)
+        #expect(fromTable == sql)
+        #expect(fromTable.prefix(all.count).map { $0?.id } == all.reversed().map(\.id))
+        #expect(fromTable.suffix(6).map { $0?.path } == [nil, nil, nil, nil, "Odd/huge.mp3", nil])
+    }
+
+    /// Many paths of one folder and one length: their slots crowd, and each is still found.
+    @Test func crowdedPathsAreEachFound() throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let index = try fixture.openIndex()
+        let files = (0..<3_000).map { n in
+            let path = "F/\(String(n, radix: 36).leftPadded(to: 3)).flac"
+            return IndexedFile(track: Track(id: 0, path: FilePath(path), title: "t", format: .flac), pathBytes: Array(path.utf8))
+        }
+        try index.write(files)
+        _ = try index.search(.all)
+        let table = try #require(index.table.withLock { $0 })
+        let ranks = table.ranks(ofPaths: files.map(\.pathBytes) + [Array("F/zzz.flac".utf8)])
+        #expect(Set(ranks.prefix(files.count).compactMap { $0 }).count == files.count)
+        #expect(ranks.last! == nil)
+        let found = try index.tracks(paths: files.map(\.track.path))
+        #expect(found.map { $0?.path } == files.map(\.track.path))
+    }
+
     @Test func aRescanReplacesTheTable() async throws {
         let fixture = LibraryFixture()
         defer { fixture.remove() }
@@ -225,5 +267,11 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
         return Int(z % UInt64(bound))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

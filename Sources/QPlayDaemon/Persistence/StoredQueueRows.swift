@@ -85,18 +85,18 @@ struct StoredQueueRows: Sendable {
                 try update.execute(arguments: [assigned.key, assigned.id])
                 written += 1
             }
-            for id in change.removed where rowIDs.contains(id) && !deletions.contains(id) {
-                try update.execute(arguments: [nil as Double?, id])
-                written += 1
+            let cleared = change.removed.filter { rowIDs.contains($0) && !deletions.contains($0) }
+            if !cleared.isEmpty {
+                let clear = try db.cachedStatement(sql: "UPDATE queue_entry SET \(column) = NULL WHERE id BETWEEN ? AND ?")
+                for run in IDRuns.runs(of: cleared) { try clear.execute(arguments: [run.lowerBound, run.upperBound]) }
+                written += cleared.count
             }
         }
         if !deletions.isEmpty {
-            let delete = try db.cachedStatement(sql: "DELETE FROM queue_entry WHERE id = ?")
-            for id in deletions {
-                try delete.execute(arguments: [id])
-                rowIDs.remove(id)
-                written += 1
-            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM queue_entry WHERE id BETWEEN ? AND ?")
+            for run in IDRuns.runs(of: deletions) { try delete.execute(arguments: [run.lowerBound, run.upperBound]) }
+            rowIDs.subtract(deletions)
+            written += deletions.count
         }
         current = newCurrent
 

@@ -92,6 +92,35 @@ import Glibc
         #expect(try store.load()?.state == testEngineState([4, 5], current: nil))
     }
 
+    /// Removals go by runs of consecutive ids (`IDRuns`): runs broken by entries that
+    /// stay, a run at each end and single ids all leave exactly their rows, whether the
+    /// entries leave the table or only the queue (still installed: their key cleared).
+    @Test func runsOfRemovedEntriesLeaveExactlyTheirRows() throws {
+        let dir = TemporaryDirectory("qplay-state")
+        defer { dir.remove() }
+        let path = dir.appending("state.sqlite")
+        let store = try StateStore(path: path)
+        let all = (1...1_000).map(Int64.init)
+        try store.save(testEngineState(all, current: 1))
+        let gone: (Int64) -> Bool = { id in
+            (2...9).contains(id) || ((10...500).contains(id) && id != 250) || id == 600 || (990...1_000).contains(id)
+        }
+        // Out of the queue, still installed: keys cleared, rows kept.
+        var queueOnly = testEngineState(all, current: 1)
+        queueOnly.collection.removeAll { gone($0.id) }
+        try store.save(queueOnly)
+        var loaded = try #require(try StateStore(path: path).load())
+        #expect(loaded.state.collection.map(\.id) == all.filter { !gone($0) })
+        #expect(loaded.state.installed.map(\.id) == all)
+        // Out of every list: rows deleted.
+        let kept = all.filter { !gone($0) }
+        try store.save(testEngineState(kept, current: 1))
+        let database = try DatabaseQueue(path: path.string)
+        #expect(try database.read { try Int64.fetchAll($0, sql: "SELECT id FROM queue_entry ORDER BY id") } == kept)
+        loaded = try #require(try store.load())
+        #expect(loaded.state == testEngineState(kept, current: 1))
+    }
+
     @Test func aStateSavedWithItsPositionReplacesADeferredPosition() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
