@@ -61,7 +61,8 @@ public enum Daemon {
         do {
             store = try StateStore(
                 path: configuration.stateDatabasePath,
-                tracks: LibraryQueueTracks(index: index, musicDirectory: configuration.musicDirectory)
+                tracks: LibraryQueueTracks(index: index, musicDirectory: configuration.musicDirectory),
+                library: index
             ) { error in
                 log.error("state database: \(error)")
             }
@@ -72,6 +73,11 @@ public enum Daemon {
         }
         if let aside = store.movedAside {
             log.error("the state database could not be used (\(aside.reason)); moved it to \(aside.path) and started afresh")
+        }
+        do {
+            try ListeningKeys(store: store, index: index).bind()
+        } catch {
+            log.error("could not check which files the play counts and ratings are of: \(error)")
         }
         var saved: SavedPlayerState<PersistedEngineState>?
         do {
@@ -120,7 +126,7 @@ public enum Daemon {
             changed: { events.publish(.playlists) })
         // Playlists other programs write raise the event too, as the music directory is watched.
         if configuration.watch { PlaylistFolderWatcher(store: playlists, log: log).start() }
-        let statistics = PlayStatistics(store: store, index: index, log: log)
+        let statistics = PlayStatistics(store: store, index: index, player: player, log: log)
         statistics.start()
         events.subscribe(statistics)
         let outputBudget = OutputBudget(limit: outputBudgetLimit(log: log), logger: log)

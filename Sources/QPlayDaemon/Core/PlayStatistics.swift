@@ -8,10 +8,12 @@ import QPlayProtocol
 /// that changed the library, the tracks the state database has no figures for yet are
 /// recorded as added then (library ids are never reused, so these are the ids above the
 /// highest recorded). Plays and skips are written by `PlayerService` as the engine
-/// counts them.
+/// counts them. After a scan, data detached from an index built again takes its files'
+/// new ids first (`ListeningKeys`).
 struct PlayStatistics: CoreEventSubscriber {
     let store: StateStore
     let index: LibraryIndex
+    let player: PlayerService
     let log: Logger
 
     /// Reads the stored figures into `ListeningFigures.shared`, then records the tracks new
@@ -28,7 +30,22 @@ struct PlayStatistics: CoreEventSubscriber {
 
     func receive(_ event: CoreEvent) {
         guard case .scan(let progress) = event, progress.done, progress.libraryChanged else { return }
-        Task { recordNewTracks() }
+        Task {
+            await attachDetached()
+            recordNewTracks()
+        }
+    }
+
+    /// Detached data whose files are indexed again: moved to their ids, then read back
+    /// into the figures and the engine's resume points.
+    func attachDetached() async {
+        do {
+            guard try ListeningKeys(store: store, index: index).attach() else { return }
+            ListeningFigures.shared.replace(with: try store.trackFigures())
+            await player.reloadResumePoints(try BookmarkService.storedResumePoints(store: store, index: index))
+        } catch {
+            log.error("could not move play counts and ratings to their files' new track ids: \(error)")
+        }
     }
 
     func recordNewTracks() {

@@ -1,6 +1,7 @@
 import Foundation
 import QPlayEngine
 import QPlayLibrary
+import QPlayModel
 
 /// Play and skip counts: the position heard goes to the engine about once a second
 /// while playing, and each count the engine makes is written at once (one small
@@ -14,6 +15,12 @@ extension PlayerService {
         guard commanded?.token == token || audio.snapshot.token == token else { return }
         let output = engine.audioHeard(position: position)
         if !output.listens.isEmpty { apply(output) }
+    }
+
+    /// The stored resume points again: after a rebuilt index's scan, detached points
+    /// took their files' new ids (`ListeningKeys`).
+    func reloadResumePoints(_ points: [TrackID: Double]) {
+        engine.restoreResumePoints(points)
     }
 
     func saveListens(_ listens: [ListenCount]) {

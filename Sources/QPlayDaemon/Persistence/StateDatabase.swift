@@ -12,7 +12,8 @@ import SystemPackage
 /// modified flag, single, consume, queue version), `playback_position` (one row, written apart and debounced),
 /// `alarm` (the alarm clock's alarms, see `StateStore+Alarms`), `bookmark` and
 /// `resume_point` (by track id), `track_figures` (plays, skips, rating, first seen; by
-/// track id), `sticker` (MPD stickers: name and value by track id), and
+/// track id), `sticker` (MPD stickers: name and value by track id), `track_path` and
+/// `library_binding` (the file behind each of those track ids, and the index they are of), and
 /// `player_state` (the first format: the whole state as one JSON document; read once to
 /// carry it over, then emptied).
 final class StateDatabase: Sendable {
@@ -87,7 +88,7 @@ final class StateDatabase: Sendable {
         }
     }
 
-    /// Versioned schema; add `v9`… below, never edit a shipped migration.
+    /// Versioned schema; add `v10`… below, never edit a shipped migration.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -215,6 +216,22 @@ final class StateDatabase: Sendable {
                 sql: """
                     ALTER TABLE queue_entry ADD COLUMN path BLOB;
                     ALTER TABLE queue_entry ADD COLUMN track_id INTEGER;
+                    """)
+        }
+        migrator.registerMigration("v9") { db in
+            // The file behind each track id the tables above keep data for, and which
+            // library index those ids are of (`StateStore+TrackPaths`): an index built
+            // again from nothing numbers its tracks afresh, and the data follows the file.
+            try db.execute(
+                sql: """
+                    CREATE TABLE track_path (
+                        track INTEGER PRIMARY KEY,
+                        path BLOB NOT NULL
+                    );
+                    CREATE TABLE library_binding (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        identity TEXT NOT NULL
+                    );
                     """)
         }
         return migrator

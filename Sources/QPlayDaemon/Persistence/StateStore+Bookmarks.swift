@@ -10,11 +10,14 @@ struct StoredBookmark: Sendable, Equatable {
     var created: Double
 }
 
-/// Bookmarks and resume points in the state database, by library track id. Each call
+/// Bookmarks and resume points in the state database, by library track id (with the
+/// track's path: `StateStore+TrackPaths`). Each call
 /// is one transaction, committed before it returns.
 extension StateStore {
     func addBookmark(track: Int64, position: Double, name: String?) throws -> Int64 {
-        try database.write { db in
+        let paths = libraryPaths([track])
+        return try database.write { db in
+            try Self.recordPaths(paths, db)
             try db.execute(
                 sql: "INSERT INTO bookmark (track, position, name, created) VALUES (?, ?, ?, ?)",
                 arguments: [track, position, name, Date().timeIntervalSince1970])
@@ -29,7 +32,7 @@ extension StateStore {
                 if let track {
                     try Row.fetchAll(db, sql: "SELECT * FROM bookmark WHERE track = ? ORDER BY id", arguments: [track])
                 } else {
-                    try Row.fetchAll(db, sql: "SELECT * FROM bookmark ORDER BY id")
+                    try Row.fetchAll(db, sql: "SELECT * FROM bookmark WHERE track > 0 ORDER BY id")
                 }
             return rows.map { row in
                 StoredBookmark(
@@ -45,7 +48,7 @@ extension StateStore {
         try database.read { db in
             Set(
                 try Int64.fetchAll(
-                    db, sql: "SELECT DISTINCT track FROM bookmark" + (track == nil ? "" : " WHERE track = ?"),
+                    db, sql: "SELECT DISTINCT track FROM bookmark WHERE " + (track == nil ? "track > 0" : "track = ?"),
                     arguments: track.map { [$0] } ?? []))
         }
     }
@@ -54,7 +57,7 @@ extension StateStore {
     /// how many there are in all: one page of a long list, read in SQL.
     func bookmarks(track: Int64?, start: Int, count: Int) throws -> (page: [StoredBookmark], total: Int) {
         try database.read { db in
-            let filter = track == nil ? "" : " WHERE track = ?"
+            let filter = track == nil ? " WHERE track > 0" : " WHERE track = ?"
             let arguments: StatementArguments = track.map { [$0] } ?? []
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bookmark" + filter, arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
@@ -93,7 +96,7 @@ extension StateStore {
     func resumePoints() throws -> [Int64: Double] {
         try database.read { db in
             var points: [Int64: Double] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT track, position FROM resume_point") {
+            for row in try Row.fetchAll(db, sql: "SELECT track, position FROM resume_point WHERE track > 0") {
                 points[row["track"]] = row["position"]
             }
             return points
@@ -102,7 +105,9 @@ extension StateStore {
 
     /// Sets (or, with nil, clears) the resume point of `track`.
     func setResumePoint(track: Int64, position: Double?) throws {
+        let paths = position == nil ? [:] : libraryPaths([track])
         try database.write { db in
+            try Self.recordPaths(paths, db)
             if let position {
                 try db.execute(
                     sql: """

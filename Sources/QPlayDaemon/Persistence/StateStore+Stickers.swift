@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// MPD stickers in the state database: a name and a text value per song, by library track
-/// id. Each call is one transaction, committed before it returns, so a sticker an MPD
+/// id (with the track's path: `StateStore+TrackPaths`). Each call is one transaction, committed before it returns, so a sticker an MPD
 /// client was told is set survives a `kill -9`.
 extension StateStore {
     /// The track's stickers, by name.
@@ -24,7 +24,9 @@ extension StateStore {
     }
 
     func setSticker(track: Int64, name: String, value: String) throws {
+        let paths = libraryPaths([track])
         try database.write { db in
+            try Self.recordPaths(paths, db)
             try db.execute(
                 sql: """
                     INSERT INTO sticker (track, name, value) VALUES (?, ?, ?)
@@ -50,7 +52,8 @@ extension StateStore {
     func stickers(named name: String) throws -> [Int64: String] {
         try database.read { db in
             var values: [Int64: String] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT track, value FROM sticker WHERE name = ?", arguments: [name])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT track, value FROM sticker WHERE name = ? AND track > 0", arguments: [name])
             for row in rows { values[row["track"]] = row["value"] }
             return values
         }

@@ -2,14 +2,15 @@ import Foundation
 import GRDB
 import QPlayLibrary
 
-/// Play counts, ratings and first sightings in the state database, by library track id.
+/// Play counts, ratings and first sightings in the state database, by library track id
+/// (with the track's path: `StateStore+TrackPaths`).
 /// Each call is one transaction, committed before it returns, so a count survives a
 /// `kill -9` the moment it is made.
 extension StateStore {
     func trackFigures() throws -> [Int64: TrackFigures] {
         try database.read { db in
             var figures: [Int64: TrackFigures] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM track_figures") {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM track_figures WHERE track > 0") {
                 figures[row["track"]] = TrackFigures(
                     plays: row["plays"], skips: row["skips"], lastPlayed: row["last_played"], rating: row["rating"],
                     added: row["added"])
@@ -33,13 +34,15 @@ extension StateStore {
 
     /// The highest track id with a row: tracks above it have not been seen yet.
     func highestTrackWithFigures() throws -> Int64? {
-        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(track) FROM track_figures") }
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(track) FROM track_figures WHERE track > 0") }
     }
 
     /// Tracks seen for the first time at `time`; those with a row already keep theirs.
     func recordAdded(tracks: [Int64], at time: Double) throws {
         guard !tracks.isEmpty else { return }
+        let paths = libraryPaths(tracks)
         try database.write { db in
+            try Self.recordPaths(paths, db)
             let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO track_figures (track, added) VALUES (?, ?)")
             for track in tracks { try statement.execute(arguments: [track, time]) }
         }
@@ -50,7 +53,9 @@ extension StateStore {
     private func update(
         _ track: Int64, seenAt time: Double, sql: String, arguments: StatementArguments
     ) throws -> TrackFigures {
-        try database.write { db in
+        let paths = libraryPaths([track])
+        return try database.write { db in
+            try Self.recordPaths(paths, db)
             try db.execute(
                 sql: "INSERT OR IGNORE INTO track_figures (track, added) VALUES (?, ?)", arguments: [track, time])
             try db.execute(sql: "UPDATE track_figures SET \(sql) WHERE track = ?", arguments: arguments + [track])

@@ -36,6 +36,9 @@ public final class StateStore: Sendable {
     private let onError: @Sendable (StateStoreError) -> Void
     /// Where entries stored by path find their tracks; nil: every entry is stored whole.
     private let tracks: (any QueueTrackSource)?
+    /// The library index whose ids the listening tables use; nil: no paths are kept
+    /// beside them (`StateStore+TrackPaths`).
+    let library: LibraryIndex?
 
     private struct Pending: Sendable {
         var position: SavedPosition?
@@ -53,13 +56,15 @@ public final class StateStore: Sendable {
     /// qplayd to `PATH.newer-TIMESTAMP` (kept for that version, never written over), and
     /// an empty one takes its place. `onError` hears about failed position writes (the
     /// daemon logs them); `flush()` throws them too. With `tracks`, entries naming files
-    /// of the music directory are stored by path and found there again on `load()`.
+    /// of the music directory are stored by path and found there again on `load()`; with
+    /// `library`, listening data keeps the path of each track id it is written for.
     public init(
         path: FilePath, positionInterval: Duration = .seconds(1), tracks: (any QueueTrackSource)? = nil,
-        onError: @escaping @Sendable (StateStoreError) -> Void = { _ in }
+        library: LibraryIndex? = nil, onError: @escaping @Sendable (StateStoreError) -> Void = { _ in }
     ) throws(StateStoreError) {
         self.path = path
         self.tracks = tracks
+        self.library = library
         self.positionInterval = positionInterval
         self.onError = onError
         pending = Mutex(Pending(debouncer: PositionDebouncer(interval: positionInterval)))
