@@ -106,7 +106,7 @@ final class FFmpegInput {
     }
 
     /// FFmpeg reports every damaged packet on stderr; qplay reports the file itself.
-    private static let silenceLogging: Void = av_log_set_level(AV_LOG_QUIET)
+    static let silenceLogging: Void = av_log_set_level(AV_LOG_QUIET)
 }
 
 /// avio's read callback over the reader: bytes, the end, or an error (the reader then

@@ -87,11 +87,16 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     public enum Codec: String, Sendable {
-        case mp3
+        case mp3, vorbis, opus, aac, oggFLAC
 
         var ffmpegArguments: [String] {
             switch self {
             case .mp3: ["-c:a", "libmp3lame", "-b:a", "128k", "-content_type", "audio/mpeg", "-f", "mp3"]
+            case .vorbis: ["-c:a", "libvorbis", "-b:a", "96k", "-content_type", "application/ogg", "-f", "ogg"]
+            // Opus is 48 kHz only; ffmpeg resamples the tone to it.
+            case .opus: ["-c:a", "libopus", "-b:a", "96k", "-content_type", "audio/ogg", "-f", "ogg"]
+            case .aac: ["-c:a", "aac", "-b:a", "96k", "-content_type", "audio/aac", "-f", "adts"]
+            case .oggFLAC: ["-c:a", "flac", "-content_type", "application/ogg", "-f", "ogg"]
             }
         }
     }
