@@ -8,7 +8,8 @@ The probe only watches; it changes nothing the page does:
 - the now-playing title (#title) and the queue (#queue-count, the rows in #queue),
   each change with its time (a MutationObserver on the document) and the time of the
   first frame after it (requestAnimationFrame, then a task: the frame has painted);
-- long tasks and the first contentful paint (PerformanceObserver).
+- long tasks and the first contentful paint (PerformanceObserver);
+- when the document was made (the probe's own run, before the page's HTML is parsed).
 Times are the page's performance.now(): milliseconds since its navigation started.
 """
 import math
@@ -20,7 +21,7 @@ from selenium.webdriver.chrome.service import Service
 PROBE = r"""
 (() => {
   if (location.protocol !== "http:" && location.protocol !== "https:") return;
-  const B = window.__bench = { msgs: [], titles: [], queue: [], long: [], fcp: null, queueKey: "" };
+  const B = window.__bench = { msgs: [], titles: [], queue: [], long: [], fcp: null, queueKey: "", made: performance.now() };
   const note = (list, item) => { list.push(item); if (list.length > 20000) list.shift(); };
   const painted = (rec) => requestAnimationFrame(() => setTimeout(() => { rec.painted = performance.now(); }, 0));
   const Native = window.WebSocket;
