@@ -1,3 +1,4 @@
+import NIOPosix
 import QPlayLibrary
 import QPlayModel
 import QPlayMPD
@@ -10,10 +11,14 @@ import Glibc
 /// `albumart` and `readpicture` as MPD 0.23 answers them (src/command/FileCommands.cxx):
 /// `size: N`, for readpicture the picture's `type:`, then one `binary: n` chunk of at
 /// most the connection's binary limit from OFFSET, the client asking again for the rest.
+///
+/// The files are opened and read on NIO's blocking-I/O thread pool, never on the
+/// connection's event loop: every MPD client shares that loop, and a picture on a slow
+/// disk (or network mount) must not hold their answers.
 enum MPDArtworkCommands {
     static let all: [MPDCommand] = [
-        MPDCommand("albumart", arguments: 2...2) { call in try albumArt(&call) },
-        MPDCommand("readpicture", arguments: 2...2) { call in try readPicture(&call) },
+        MPDCommand("albumart", arguments: 2...2) { call in try await albumArt(&call) },
+        MPDCommand("readpicture", arguments: 2...2) { call in try await readPicture(&call) },
     ]
 
     /// The image files `albumart` looks for in the song's folder, in MPD 0.23's order
@@ -28,10 +33,22 @@ enum MPDArtworkCommands {
 
     /// `albumart URI OFFSET`: the folder of URI is looked in whether or not the song is
     /// in the library, as by MPD.
-    private static func albumArt(_ call: inout MPDCall) throws {
+    private static func albumArt(_ call: inout MPDCall) async throws {
         let offset = try MPDArgument.unsigned(call[1])
-        let directory = try folder(of: call[0], in: call.context)
-        guard let directory, let descriptor = openFirst(albumArtNames, in: directory) else {
+        guard let directory = try folder(of: call[0], in: call.context) else {
+            throw MPDError(.noExist, "No file exists")
+        }
+        let limit = call.settings.binaryLimit
+        let (size, chunk) = try await NIOThreadPool.singleton.runIfActive {
+            try readCover(in: directory, from: offset, limit: limit)
+        }
+        call.response.field("size", size)
+        binary(chunk, into: &call.response)
+    }
+
+    /// The size of the folder's cover image and up to `limit` of its bytes from `offset`.
+    private static func readCover(in directory: FilePath, from offset: Int, limit: Int) throws -> (Int, [UInt8]) {
+        guard let descriptor = openFirst(albumArtNames, in: directory) else {
             throw MPDError(.noExist, "No file exists")
         }
         defer { close(descriptor) }
@@ -39,7 +56,7 @@ enum MPDArtworkCommands {
         guard fstat(descriptor, &info) == 0 else { throw MPDError(.noExist, "Cannot get size for stream") }
         let size = Int(info.st_size)
         guard offset <= size else { throw MPDError(.argument, "Offset too large") }
-        var chunk = [UInt8](repeating: 0, count: min(size - offset, call.settings.binaryLimit))
+        var chunk = [UInt8](repeating: 0, count: min(size - offset, limit))
         var done = 0
         while done < chunk.count {
             let got = chunk.withUnsafeMutableBytes {
@@ -49,13 +66,12 @@ enum MPDArtworkCommands {
             guard got > 0 else { break }
             done += got
         }
-        call.response.field("size", size)
-        binary(Array(chunk.prefix(done)), into: &call.response)
+        return (size, Array(chunk.prefix(done)))
     }
 
     /// `readpicture URI OFFSET`: the first picture embedded in the song (whatever its
     /// type, as MPD), nothing at all when it has none.
-    private static func readPicture(_ call: inout MPDCall) throws {
+    private static func readPicture(_ call: inout MPDCall) async throws {
         let offset = try MPDArgument.unsigned(call[1])
         let uri = call[0]
         if uri.hasPrefix("/") { throw MPDError(.permission, "Access denied") }
@@ -66,8 +82,10 @@ enum MPDArtworkCommands {
             throw MPDError(.noExist, "No such song")
         }
         let file = call.context.library.musicDirectory.pushing(track.path)
+        let artwork = call.context.library.artwork
         // A file that cannot be read now answers as one without a picture.
-        guard let picture = try? call.context.library.artwork.embedded(file, choice: .first) else { return }
+        let found = try await NIOThreadPool.singleton.runIfActive { try? artwork.embedded(file, choice: .first) }
+        guard let picture = found else { return }
         guard offset <= picture.bytes.count else { throw MPDError(.argument, "Bad file offset") }
         call.response.field("size", picture.bytes.count)
         if let mime = picture.mime { call.response.field("type", mime) }
