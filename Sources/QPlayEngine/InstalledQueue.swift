@@ -2,33 +2,58 @@ import QPlayModel
 
 /// The queue the player follows (as opposed to the collection the user edits) and the
 /// order it is played in: queue order, or with shuffle on a permutation of it.
+///
+/// In queue order the ids need not be listed: every edit of a modified collection plans
+/// the successor over the collection installed (`PlayerEngine.plan`), and listing its
+/// 100,000 ids there took a fresh 800 KB array and most of an edit's time in the engine.
+/// Such a plan finds entries by position (`near:` hints) instead; the engine lists the
+/// ids once the queue is really installed (`materialized()`).
 struct InstalledQueue: Sendable, Equatable {
     let entries: [QueueEntry]
-    /// Every entry id of `entries` once, in the order they play.
-    let order: [EntryID]
-    /// The ids of `entries`, in queue order. Every track change looks entries up by id a
-    /// few times; over 8-byte ids that look reads a 40th of the memory a look over the
-    /// entries (a track each) does, which at 100,000 entries is the difference between
-    /// tens of microseconds and milliseconds.
-    private let ids: [EntryID]
+    /// The play order when it is not queue order (shuffle, or as restored); nil: queue order.
+    private let shuffledOrder: [EntryID]?
+    /// The ids of `entries`, in queue order, or nil while not listed. Every track change
+    /// looks entries up by id a few times; over 8-byte ids that look reads a 40th of the
+    /// memory a look over the entries (a track each) does, which at 100,000 entries is
+    /// the difference between tens of microseconds and milliseconds.
+    private let ids: [EntryID]?
 
     init(entries: [QueueEntry], order: [EntryID]) {
-        self.entries = entries
-        self.order = order
-        ids = entries.map(\.id)
+        self.init(entries: entries, shuffledOrder: order, ids: entries.map(\.id))
     }
 
-    static let empty = InstalledQueue(entries: [], order: [])
-
-    static func inQueueOrder(_ entries: [QueueEntry]) -> InstalledQueue {
-        let ids = entries.map(\.id)
-        return InstalledQueue(entries: entries, order: ids, ids: ids)
-    }
-
-    private init(entries: [QueueEntry], order: [EntryID], ids: [EntryID]) {
+    private init(entries: [QueueEntry], shuffledOrder: [EntryID]?, ids: [EntryID]?) {
         self.entries = entries
-        self.order = order
+        self.shuffledOrder = shuffledOrder
         self.ids = ids
+    }
+
+    static let empty = InstalledQueue(entries: [], shuffledOrder: nil, ids: [])
+
+    /// `entries` played in queue order, ids not listed yet.
+    static func inQueueOrder(_ entries: [QueueEntry]) -> InstalledQueue {
+        InstalledQueue(entries: entries, shuffledOrder: nil, ids: nil)
+    }
+
+    /// The same queue with its ids listed: what the engine keeps installed (its play
+    /// order is saved after every track change, and looks by id stay cheap).
+    func materialized() -> InstalledQueue {
+        guard ids == nil else { return self }
+        return InstalledQueue(entries: entries, shuffledOrder: shuffledOrder, ids: entries.map(\.id))
+    }
+
+    var isMaterialized: Bool { ids != nil }
+
+    /// Every entry id once, in the order they play. Lists them when not materialized.
+    var order: [EntryID] {
+        shuffledOrder ?? ids ?? entries.map(\.id)
+    }
+
+    var orderCount: Int { entries.count }
+
+    /// The id at place `place` of the play order.
+    func orderID(at place: Int) -> EntryID {
+        shuffledOrder?[place] ?? ids?[place] ?? entries[place].id
     }
 
     /// A fresh shuffled round over `entries`. `first` leads when given; otherwise the
@@ -47,15 +72,30 @@ struct InstalledQueue: Sendable, Equatable {
     }
 
     func contains(_ id: EntryID) -> Bool {
-        ids.contains(id)
+        index(of: id, near: nil) != nil
     }
 
-    func entry(_ id: EntryID) -> QueueEntry? {
-        ids.firstIndex(of: id).map { entries[$0] }
+    /// The place of `id` in `entries`: `hint` or a neighbour of it when that holds the
+    /// entry, else found by a look through the ids (or the entries, not listed).
+    func index(of id: EntryID, near hint: Int?) -> Int? {
+        if let hint {
+            for guess in [hint, hint + 1, hint - 1] where entries.indices.contains(guess) {
+                if entries[guess].id == id { return guess }
+            }
+        }
+        if let ids { return ids.firstIndex(of: id) }
+        return entries.firstIndex { $0.id == id }
     }
 
-    func orderIndex(of id: EntryID) -> Int? {
-        order.firstIndex(of: id)
+    func entry(_ id: EntryID, near hint: Int? = nil) -> QueueEntry? {
+        index(of: id, near: hint).map { entries[$0] }
+    }
+
+    /// The place of `id` in the play order; `hint` (a place in `entries`) is used in
+    /// queue order, where the two are the same.
+    func orderIndex(of id: EntryID, near hint: Int? = nil) -> Int? {
+        if let shuffledOrder { return shuffledOrder.firstIndex(of: id) }
+        return index(of: id, near: hint)
     }
 
     /// The collection as the new installed queue. Shuffled: entries already installed
@@ -67,7 +107,7 @@ struct InstalledQueue: Sendable, Equatable {
     ) -> InstalledQueue {
         guard shuffle else { return .inQueueOrder(collection) }
         let newIDs = Set(collection.map(\.id))
-        let oldIDs = Set(ids)
+        let oldIDs = Set(ids ?? entries.map(\.id))
         var order = self.order.filter { newIDs.contains($0) }
         let firstUnplayed = current.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
         for entry in collection where !oldIDs.contains(entry.id) {
@@ -78,6 +118,13 @@ struct InstalledQueue: Sendable, Equatable {
 
     func removing(_ id: EntryID) -> InstalledQueue {
         InstalledQueue(
-            entries: entries.filter { $0.id != id }, order: order.filter { $0 != id }, ids: ids.filter { $0 != id })
+            entries: entries.filter { $0.id != id }, shuffledOrder: shuffledOrder?.filter { $0 != id },
+            ids: ids?.filter { $0 != id })
+    }
+
+    /// The same entries played in the same order (whether the ids are listed is no
+    /// difference).
+    static func == (lhs: InstalledQueue, rhs: InstalledQueue) -> Bool {
+        lhs.entries == rhs.entries && lhs.shuffledOrder == rhs.shuffledOrder
     }
 }

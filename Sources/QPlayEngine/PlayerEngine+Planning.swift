@@ -29,10 +29,10 @@ extension PlayerEngine {
             target = id
         case .removedPlaying(let id, _):
             // The removed entry's place in the play order is taken by its old neighbour.
-            let place = queue.orderIndex(of: id)
+            let place = queue.orderIndex(of: id, near: currentIndexHint)
             queue = queue.removing(id)
-            if let place, place < queue.order.count {
-                target = queue.order[place]
+            if let place, place < queue.orderCount {
+                target = queue.orderID(at: place)
             } else {
                 target = wrapAround(&queue, after: id, wrap: repeatMode != .off, random: &random)
             }
@@ -53,8 +53,10 @@ extension PlayerEngine {
         case .skipBack, .jump, .start:
             break  // the user asked for this entry: try it again
         }
+        // In queue order the entry after the current one stands next to it.
+        let near = currentIndexHint.map { $0 + 1 }
         return TrackChange(
-            queue: queue, random: random, installs: modified, entry: target.flatMap(queue.entry),
+            queue: queue, random: random, installs: modified, entry: target.flatMap { queue.entry($0, near: near) },
             stops: reason == .trackEnded && ((single && repeatMode == .off) || pausesAtTrackEnd), consumed: consumed)
     }
 
@@ -76,8 +78,8 @@ extension PlayerEngine {
         after id: EntryID?, in queue: inout InstalledQueue, wrap: Bool, random: inout ShuffleRandom
     ) -> EntryID? {
         guard let id else { return nil }
-        if let place = queue.orderIndex(of: id) {
-            if place + 1 < queue.order.count { return queue.order[place + 1] }
+        if let place = queue.orderIndex(of: id, near: id == current?.id ? currentIndexHint : nil) {
+            if place + 1 < queue.orderCount { return queue.orderID(at: place + 1) }
         } else if let place = installed.orderIndex(of: id),
             let neighbour = installed.order[(place + 1)...].first(where: queue.contains)
         {
@@ -91,17 +93,19 @@ extension PlayerEngine {
     private func wrapAround(
         _ queue: inout InstalledQueue, after id: EntryID, wrap: Bool, random: inout ShuffleRandom
     ) -> EntryID? {
-        guard wrap, !queue.order.isEmpty else { return nil }
+        guard wrap, queue.orderCount > 0 else { return nil }
         if shuffle { queue = .shuffledRound(queue.entries, avoiding: id, random: &random) }
-        return queue.order.first
+        return queue.orderID(at: 0)
     }
 
     /// The entry before `id` in the play order; with repeat on, the first wraps to the
     /// last. Nil when there is none (the caller restarts the current track instead).
     private func entry(before id: EntryID?, in queue: InstalledQueue) -> EntryID? {
-        guard let id, let place = queue.orderIndex(of: id) else { return nil }
-        if place > 0 { return queue.order[place - 1] }
-        return repeatMode != .off && queue.order.count > 1 ? queue.order.last : nil
+        guard let id, let place = queue.orderIndex(of: id, near: id == current?.id ? currentIndexHint : nil) else {
+            return nil
+        }
+        if place > 0 { return queue.orderID(at: place - 1) }
+        return repeatMode != .off && queue.orderCount > 1 ? queue.orderID(at: queue.orderCount - 1) : nil
     }
 
     private func skippingUnplayable(

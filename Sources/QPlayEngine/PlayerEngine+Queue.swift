@@ -29,6 +29,8 @@ extension PlayerEngine {
         let starts = collection.isEmpty && startsWhenEmpty
         releasePlannedQueue()
         collection.insert(contentsOf: entries, at: index ?? collection.count)
+        // The playing entry's place moves with an insert before it (plans look there).
+        if let hint = currentIndexHint, let index, index <= hint { currentIndexHint = hint + entries.count }
         queueVersion &+= 1
         modified = true
         output.notify(.queue)
@@ -66,6 +68,7 @@ extension PlayerEngine {
         let before = collection[index].id == current?.id ? collection : nil
         releasePlannedQueue()
         let removed = collection.remove(at: index)
+        if before == nil, let hint = currentIndexHint, index < hint { currentIndexHint = hint - 1 }
         queueVersion &+= 1
         modified = true
         output.notify(.queue)
@@ -118,6 +121,7 @@ extension PlayerEngine {
         guard from != to else { return output }
         releasePlannedQueue()
         collection.insert(collection.remove(at: from), at: to)
+        refreshCurrentIndex()
         queueVersion &+= 1
         modified = true
         output.notify(.queue)
@@ -132,6 +136,7 @@ extension PlayerEngine {
         var output = EngineOutput()
         guard !collection.isEmpty else { return output }
         collection = []
+        currentIndexHint = nil
         queueVersion &+= 1
         modified = true
         output.notify(.queue)

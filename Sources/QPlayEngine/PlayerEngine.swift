@@ -13,7 +13,13 @@ public struct PlayerEngine: Sendable {
     public let configuration: EngineConfiguration
 
     var collection: [QueueEntry] = [] { didSet { listRevisions.collection &+= 1 } }
-    var installed: InstalledQueue = .empty { didSet { listRevisions.installed &+= 1 } }
+    var installed: InstalledQueue = .empty {
+        didSet {
+            // A plan's queue lists its ids only once it is installed (`InstalledQueue`).
+            if !installed.isMaterialized { installed = installed.materialized() }
+            listRevisions.installed &+= 1
+        }
+    }
     /// Counts changes of the two lists, so saving after an edit that left a list alone
     /// does not look through it (the observers modify in place: no copy).
     var listRevisions = PersistedEngineState.Revisions()
