@@ -57,10 +57,24 @@ final class WebFrontend: Frontend {
         let policy = WebPolicy(
             listen: settings.addresses, extraHosts: settings.extraHosts, needsSession: settings.password != nil)
         let signIn = settings.password.map(WebSignIn.init(password:))
-        responder = WebResponder(policy: policy, signIn: signIn, art: WebArt(library: library))
+        responder = WebResponder(
+            policy: policy, signIn: signIn, art: WebArt(library: library),
+            nowPlaying: { await Self.status(from: handler) })
         gate = WebGate.Shared(
             policy: policy, signIn: signIn, maxConnections: settings.maxConnections, open: WebConnectionCount(),
             headTimeout: TimeAmount(settings.headTimeout))
+    }
+
+    /// The page's requests for the status it is served with go as one connection of
+    /// their own, apart from the WebSocket sessions' numbers.
+    private static let pageConnection = ConnectionID(rawValue: (1 << 48) - 1)
+
+    private static func status(from handler: any RequestHandler) async -> QPlayProtocol.Status? {
+        let response = await withTaskExecutorPreference(globalConcurrentExecutor) {
+            await handler.handle(QPlayProtocol.Request(id: nil, .status), connection: pageConnection)
+        }
+        guard case .success(let result) = response else { return nil }
+        return result as? QPlayProtocol.Status
     }
 
     func receive(_ event: CoreEvent) {

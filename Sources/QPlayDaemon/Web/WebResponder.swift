@@ -2,9 +2,11 @@ import Hummingbird
 import NIOCore
 import QPlayLibrary
 import QPlayModel
+import QPlayProtocol
 
-/// Every plain HTTP request of the web remote: the page's files (`WebAssets`, gzip'd when
-/// the browser takes it, ETag and 304), `/art/<track id>`, and the sign-in when
+/// Every plain HTTP request of the web remote: the page (`/`, filled in with the track
+/// playing: `WebPageTemplate`) and its files (`WebAssets`), gzip'd when the browser takes
+/// it, ETag and 304; `/art/<track id>`, and the sign-in when
 /// `http_password` is set. `WebPolicy`'s rules first; the security headers on every
 /// answer. `/ws` is the WebSocket (`WebSocketSession`); reached without an upgrade it is 400.
 struct WebResponder: HTTPResponder {
@@ -13,6 +15,8 @@ struct WebResponder: HTTPResponder {
     let policy: WebPolicy
     let signIn: WebSignIn?
     let art: WebArt
+    /// The daemon's status now, for the page's first paint (nil: it did not answer).
+    let nowPlaying: @Sendable () async -> QPlayProtocol.Status?
 
     func respond(to request: Request, context: WebContext) async throws -> Response {
         var response = await route(request, context: context)
@@ -54,19 +58,32 @@ struct WebResponder: HTTPResponder {
             return await art.response(for: String(path.dropFirst("/art/".count)), ifNoneMatch: headers[.ifNoneMatch])
         }
         if path == "/login.html" { return Self.redirect("/") }
+        if path == "/" {
+            let page = WebAssets.page.fill(WebNowPlaying.slots(await nowPlaying()))
+            return Self.answer(
+                request, contentType: "text/html; charset=utf-8", etag: page.etag, body: page.body,
+                gzipped: page.gzipped)
+        }
         guard WebAssets.files[path] != nil else { return Self.text(.notFound, "not found\n") }
         return asset(path, request)
     }
 
     private func asset(_ path: String, _ request: Request) -> Response {
         guard let file = WebAssets.files[path] else { return Self.text(.notFound, "not found\n") }
-        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "no-cache"]
+        return Self.answer(
+            request, contentType: file.contentType, etag: file.etag, body: file.body, gzipped: file.gzipped)
+    }
+
+    private static func answer(
+        _ request: Request, contentType: String, etag: String, body: [UInt8], gzipped: [UInt8]
+    ) -> Response {
+        var headers: HTTPFields = [.contentType: contentType, .eTag: etag, .cacheControl: "no-cache"]
         headers[.vary] = "Accept-Encoding"
-        if request.headers[.ifNoneMatch] == file.etag {
+        if request.headers[.ifNoneMatch] == etag {
             return Response(status: .notModified, headers: headers)
         }
         let gzip = request.headers[.acceptEncoding]?.lowercased().contains("gzip") ?? false
-        let body = gzip ? file.gzipped : file.body
+        let body = gzip ? gzipped : body
         if gzip { headers[.contentEncoding] = "gzip" }
         headers[.contentLength] = String(body.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

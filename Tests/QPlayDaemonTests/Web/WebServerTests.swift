@@ -52,6 +52,38 @@ struct WebServerTests {
         #expect(web.isClosedByServer(within: 5))
     }
 
+    /// The page comes with the track playing in it, so its first paint shows it before
+    /// the WebSocket is open; and with the state it is in (the toggle's name).
+    @Test func thePageIsServedWithTheTrackPlaying() throws {
+        let (daemon, port) = try Self.started()
+        defer { daemon.stop(); daemon.directory.remove() }
+        let web = try WebServerClient(port: port)
+        let idle = try web.request("GET", "/").text
+        #expect(idle.contains(#"<h1 id="title" class="title">Nothing playing</h1>"#))
+        #expect(idle.contains(#"<title>qplay</title>"#) && idle.contains(#"aria-label="Play""#))
+
+        let socket = try daemon.client()
+        _ = try socket.ok("add", ["where": [["property": "title", "op": "contains", "value": "e"]]])
+        _ = try socket.ok("jump", ["index": 0])
+        let track = try #require(try socket.ok("status")["track"] as? [String: Any])
+        let title = try #require(track["title"] as? String)
+        let html = { (text: String) in
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "'", with: "&#39;")
+        }
+        let playing = try web.request("GET", "/")
+        #expect(playing.text.contains(#"<h1 id="title" class="title">\#(html(title))</h1>"#))
+        #expect(playing.text.contains("<title>\(html(title)) – qplay</title>"))
+        #expect(playing.text.contains(#"aria-label="Pause""#))
+        let zipped = try web.request("GET", "/", headers: [("Accept-Encoding", "gzip")])
+        #expect(zipped.headers["etag"] == playing.headers["etag"])
+
+        _ = try socket.ok("pause")
+        let paused = try web.request("GET", "/", headers: [("If-None-Match", try #require(playing.headers["etag"]))])
+        #expect(paused.status == 200, "a page with another state is another page")
+        #expect(paused.text.contains(#"aria-label="Play""#) && paused.text.contains(html(title)))
+    }
+
     @Test func aMessageOverTheLineLimitClosesTheConnection() throws {
         let (daemon, port) = try Self.started()
         defer { daemon.stop(); daemon.directory.remove() }

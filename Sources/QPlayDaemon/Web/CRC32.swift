@@ -1,0 +1,22 @@
+/// CRC-32 as gzip's trailer has it (IEEE 802.3, reflected, polynomial 0xEDB88320), for
+/// the page qplayd fills in per request (`WebPageTemplate`): a table a byte at a time,
+/// about 10 KB a page.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { byte in
+        var value = UInt32(byte)
+        for _ in 0..<8 {
+            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+        }
+        return value
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
+        }
+        return ~crc
+    }
+}
