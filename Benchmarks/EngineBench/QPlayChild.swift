@@ -65,8 +65,8 @@ final class QPlayChild: Sendable {
             if let index = queue.withLock({ $0.tokens[token] }) { play(index + 1) }
         case .failed(_, let reason):
             FileHandle.standardError.write(Data("qplay: failed: \(reason)\n".utf8))
-        case .outputError(let message):
-            FileHandle.standardError.write(Data("qplay: output: \(message ?? "recovered")\n".utf8))
+        case .outputError(let output, let message):
+            FileHandle.standardError.write(Data("qplay: output: \(message ?? "\(output) recovered")\n".utf8))
         case .fadeEnded:
             break  // the benchmark never fades
         }

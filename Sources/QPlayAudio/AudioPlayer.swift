@@ -30,8 +30,9 @@ public enum AudioEvent: Sendable, Equatable {
     /// The item could not be opened or decoded; nothing more of it plays. A successor,
     /// when set, plays on.
     case failed(token: UInt64, reason: String)
-    /// The output failed and is retried with backoff; nil: it works again.
-    case outputError(String?)
+    /// The output named `output` failed (retried with backoff) or stalled; `message`
+    /// begins with its name. nil: it works again.
+    case outputError(output: String, message: String?)
     /// A fade given a duration (`fade(to:over:)`) reached its target in the samples
     /// handed to the output.
     case fadeEnded
@@ -53,8 +54,11 @@ public struct AudioSnapshot: Sendable, Equatable {
     public var chapters: [Chapter] = []
     public var state: AudioPlayerState
     public var scanning: Bool
+    /// The first output (the clock), and its failure or stall.
     public var outputName: String
     public var outputError: String?
+    /// Every output, the first first.
+    public var outputs: [OutputCondition] = []
     public var underruns: Int
 
     public init(

@@ -1,15 +1,38 @@
-/// An output that failed: the message for status and events, and when to try again
-/// (backoff doubling from `retryFirst` to `retryMax`).
+/// An output that failed or stalled: the message for status and events, and when to
+/// try a failed one again (backoff doubling from `retryFirst` to `retryMax`). A stalled
+/// output stays open and is not retried: it recovers by itself when it takes samples.
 struct OutputProblem {
     private(set) var message: String?
+    /// The message is a stall's (the output is open and holds what it was given).
+    private(set) var isStall = false
     private var reported: String?
     private var retryAt: ContinuousClock.Instant?
     private var backoff: Duration = .zero
 
     mutating func failed(_ message: String, tuning: PlaybackTuning) {
         self.message = message
+        isStall = false
         backoff = backoff == .zero ? tuning.retryFirst : min(backoff * 2, tuning.retryMax)
         retryAt = .now + backoff
+    }
+
+    /// The output stopped taking samples; a failure already shown is not replaced.
+    mutating func stalled(_ message: String) {
+        guard self.message == nil else { return }
+        self.message = message
+        isStall = true
+    }
+
+    /// The output took samples again: a stall is over (reported by `newMessage`).
+    mutating func flowing() {
+        guard isStall else { return }
+        message = nil
+        isStall = false
+    }
+
+    /// What status shows for the output.
+    var state: OutputCondition.State {
+        message == nil ? .ok : isStall ? .stalled : .failed
     }
 
     /// The message to report when it differs from the one reported last (nil: nothing
@@ -29,6 +52,7 @@ struct OutputProblem {
     mutating func recovered() -> Bool {
         defer {
             message = nil
+            isStall = false
             reported = nil
             retryAt = nil
             backoff = .zero

@@ -43,6 +43,9 @@ final class OutputStage {
     private var scratch: [Int32] = []
     private var meter = LevelMeter()
     private var handed = HandedFrames()
+    /// The device's delay when audio last found it unchanged, and since when: see
+    /// `watchForStall`.
+    private var stallWatch: (delay: Int, since: ContinuousClock.Instant)?
 
     init(device: any AudioOutput, channel: PlaybackChannel, tuning: PlaybackTuning) {
         self.device = device
@@ -56,6 +59,10 @@ final class OutputStage {
     var delayFrames: Int { openFormat == nil ? 0 : device.delayFrames }
     /// The failure status shows; nil while the device works.
     var problemMessage: String? { problem.message }
+    /// The device is open but took no samples for `stallLimit`.
+    var isStalled: Bool { problem.state == .stalled }
+    /// The device as status shows it.
+    var condition: OutputCondition { OutputCondition(name: name, state: problem.state, error: problem.message) }
 
     // MARK: volume
 
@@ -94,19 +101,47 @@ final class OutputStage {
     func newProblem() -> String?? { problem.newMessage() }
 
     /// How long to wait before `first` fits in the device; nil: it fits now.
+    /// The wait ends in time for `watchForStall` to say so when the device is stuck.
     func waitForRoom(_ first: AudioChunk) -> Duration? {
         guard device.waitTime(forFrames: first.frames) > .zero else { return nil }
         let batchFrames = tuning.frames(tuning.writeBatch, rate: first.format.sampleRate)
-        return device.waitTime(forFrames: max(batchFrames, first.frames))
+        let wait = device.waitTime(forFrames: max(batchFrames, first.frames))
+        return watchForStall().map { min(wait, $0) } ?? wait
+    }
+
+    /// Called while audio waits for the device (for room, or to play out). The device's
+    /// delay moves while it takes samples — a clock or a reader drains it — so one that
+    /// stays put for `stallLimit` has stopped (a FIFO whose reader keeps it open and
+    /// reads nothing: its write end never fails, and without this the player would
+    /// say "playing" with a frozen position forever). The device stays open and holds
+    /// what it was given; the stall clears as soon as the delay moves. Answers how long
+    /// until a stall would be declared; nil once it is.
+    @discardableResult
+    func watchForStall() -> Duration? {
+        guard openFormat != nil else { return nil }
+        let delay = device.delayFrames
+        let now = ContinuousClock.now
+        guard delay > 0, let watch = stallWatch, watch.delay == delay else {
+            stallWatch = (delay, now)
+            problem.flowing()
+            return tuning.stallLimit
+        }
+        let waited = now - watch.since
+        if waited < tuning.stallLimit { return tuning.stallLimit - waited }
+        let (seconds, attoseconds) = tuning.stallLimit.components
+        problem.stalled("\(name): stalled: took no samples for \(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms")
+        return nil
     }
 
     func pause() {
+        stallWatch = nil
         guard openFormat != nil else { return }
         device.pause()
         paused = true
     }
 
     func resume() {
+        stallWatch = nil
         if paused { device.resume() }
         paused = false
     }
@@ -116,12 +151,14 @@ final class OutputStage {
         if openFormat != nil { device.discard() }
         paused = false
         handed.reset()
+        stallWatch = nil
     }
 
     /// The stream ended: what the device holds is played out.
     func playOut() {
         if openFormat != nil { try? device.drain() }
         handed.reset()
+        stallWatch = nil
     }
 
     /// Releases the device (idle long enough); the next write opens it again.
@@ -129,6 +166,7 @@ final class OutputStage {
         device.close()
         openFormat = nil
         handed.reset()
+        stallWatch = nil
     }
 
     /// The thread ends: what the device holds is played out when `playingOut`, then the
@@ -206,6 +244,8 @@ final class OutputStage {
             return nil
         }
         for chunk in batch { handed.append(token: chunk.token, itemStart: chunk.startFrame, frames: chunk.frames) }
+        stallWatch = nil
+        problem.flowing()
         return batch.count
     }
 

@@ -224,6 +224,8 @@ final class PlaybackLoop {
         case .draining:
             let delay = output.delayFrames
             if delay > 0, let format = output.openFormat {
+                output.watchForStall()
+                report(output.newProblem(), from: output.name)
                 publish()
                 let left = Duration.microseconds(Int64(delay) * 1_000_000 / Int64(format.sampleRate))
                 channel.waitForCommand(timeout: min(left, tuning.chunk))
@@ -275,14 +277,20 @@ final class PlaybackLoop {
     private func write(_ first: AudioChunk) {
         switch output.open(for: first.format) {
         case .open: break
-        case .recovered: report(.some(nil))
+        case .recovered: report(.some(nil), from: output.name)
         case .retry(let wait): return channel.waitForCommand(timeout: wait)
         case .failed:
-            report(output.newProblem())
+            report(output.newProblem(), from: output.name)
             return publish()
         }
-        if let wait = output.waitForRoom(first) { return channel.waitForCommand(timeout: wait) }
-        guard let count = output.write(stream.buffer.entries) else { return report(output.newProblem()) }
+        if let wait = output.waitForRoom(first) {
+            report(output.newProblem(), from: output.name)
+            return channel.waitForCommand(timeout: wait)
+        }
+        guard let count = output.write(stream.buffer.entries) else {
+            return report(output.newProblem(), from: output.name)
+        }
+        report(output.newProblem(), from: output.name)
         let started = stream.handedOut(count)
         // The snapshot first: whoever reads it on hearing `started` sees the new item
         // and its own position, not the previous item's.
@@ -291,10 +299,12 @@ final class PlaybackLoop {
         if output.takeFadeEnded() { channel.emit(.fadeEnded) }
     }
 
-    private func report(_ message: String??) {
+    private func report(_ message: String??, from output: String) {
         guard let message else { return }
-        channel.emit(.outputError(message))
+        // The snapshot first: whoever reads it on hearing the event sees the output's
+        // new state.
         publish()
+        channel.emit(.outputError(output: output, message: message))
     }
 
     private func forgetItems() {
@@ -327,13 +337,14 @@ final class PlaybackLoop {
         snapshot.position = loading?.seconds ?? 0
         // Between writes (up to `writeBatch` apart) a running output keeps playing: the
         // position read from the snapshot moves on with the clock, up to the last frame
-        // handed out. Not while scanning, where the position jumps.
+        // handed out. Not while scanning, where the position jumps, nor while the
+        // output is stalled, where it stands still.
         var running: PlaybackChannel.RunningPosition?
         if let current {
             let rate = Double(current.format.sampleRate)
             if let heard = output.heardFrame(of: current.token) {
                 snapshot.position = Double(heard.frame) / rate
-                if heard.hearing && mode == .playing && stream.scan == nil {
+                if heard.hearing && mode == .playing && stream.scan == nil && !output.isStalled {
                     running = .init(since: .now, limit: Double(current.writtenFrame) / rate)
                 }
             } else {
@@ -343,6 +354,7 @@ final class PlaybackLoop {
         snapshot.scanning = stream.scan != nil
         snapshot.outputName = output.name
         snapshot.outputError = output.problemMessage
+        snapshot.outputs = [output.condition]
         snapshot.underruns = output.device.underruns
         channel.publish(snapshot, running: running)
     }

@@ -23,6 +23,10 @@ public struct PlaybackTuning: Sendable {
     /// Output retries: the first after `retryFirst`, doubling up to `retryMax`.
     public var retryFirst: Duration = .milliseconds(250)
     public var retryMax: Duration = .seconds(5)
+    /// An open output whose delay stays put this long while audio waits for it has
+    /// stopped taking samples (a FIFO whose reader holds it open without reading): it
+    /// is reported stalled, well within a second, and clears when it takes them again.
+    public var stallLimit: Duration = .milliseconds(500)
     /// Seconds of output one level reading covers (when metering is on): about one
     /// `writeBatch`, so about ten readings a second.
     public var levelWindow: Double = 0.1

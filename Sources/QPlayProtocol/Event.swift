@@ -6,7 +6,7 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case queue
     /// A library scan progressed.
     case scan
-    /// The player skipped an entry it could not play.
+    /// The player skipped an entry it could not play, or an output failed or stalled.
     case error
     /// Saving the player state started failing, or works again.
     case storage
@@ -85,6 +85,8 @@ public enum Event: Sendable, Hashable {
     case queue(QueueChange)
     case scan(ScanProgressUpdate)
     case error(SkippedEntry)
+    /// Sent as an `error` event whose data names the output instead of an entry.
+    case outputError(OutputFailure)
     case storage(StorageStatus)
     case alarm(AlarmFired)
     case playlists(PlaylistsChanged)
@@ -95,7 +97,7 @@ public enum Event: Sendable, Hashable {
         case .player: .player
         case .queue: .queue
         case .scan: .scan
-        case .error: .error
+        case .error, .outputError: .error
         case .storage: .storage
         case .alarm: .alarm
         case .playlists: .playlists
@@ -106,6 +108,7 @@ public enum Event: Sendable, Hashable {
 
 extension Event: Codable {
     enum CodingKeys: String, CodingKey { case event, data }
+    private enum ErrorKeys: String, CodingKey { case output }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -113,7 +116,12 @@ extension Event: Codable {
         case .player: self = .player(try container.decode(Status.self, forKey: .data))
         case .queue: self = .queue(try container.decode(QueueChange.self, forKey: .data))
         case .scan: self = .scan(try container.decode(ScanProgressUpdate.self, forKey: .data))
-        case .error: self = .error(try container.decode(SkippedEntry.self, forKey: .data))
+        case .error:
+            let data = try container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .data)
+            self =
+                data.contains(.output)
+                ? .outputError(try container.decode(OutputFailure.self, forKey: .data))
+                : .error(try container.decode(SkippedEntry.self, forKey: .data))
         case .storage: self = .storage(try container.decode(StorageStatus.self, forKey: .data))
         case .alarm: self = .alarm(try container.decode(AlarmFired.self, forKey: .data))
         case .playlists: self = .playlists(try container.decode(PlaylistsChanged.self, forKey: .data))
@@ -129,6 +137,7 @@ extension Event: Codable {
         case .queue(let change): try container.encode(change, forKey: .data)
         case .scan(let progress): try container.encode(progress, forKey: .data)
         case .error(let skipped): try container.encode(skipped, forKey: .data)
+        case .outputError(let failure): try container.encode(failure, forKey: .data)
         case .storage(let storage): try container.encode(storage, forKey: .data)
         case .alarm(let fired): try container.encode(fired, forKey: .data)
         case .playlists(let changed): try container.encode(changed, forKey: .data)

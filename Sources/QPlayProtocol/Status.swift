@@ -12,22 +12,41 @@ public enum Seeking: String, Sendable, Hashable, Codable, CaseIterable {
     case none, forward, backward
 }
 
-/// The audio output: its name and the error it has now, if any.
+/// Whether an audio output takes samples: `stalled` is open but took none for half a
+/// second (the first output holds playback meanwhile; another drops what it is given);
+/// `failed` did not open or a write failed, and is retried.
+public enum OutputState: String, Sendable, Hashable, Codable, CaseIterable {
+    case ok, stalled, failed
+}
+
+/// An audio output: its name, its state and the error it has now, if any.
 public struct OutputStatus: Sendable, Hashable, Codable {
     public var name: String
     public var error: String?
+    public var state: OutputState
 
-    public init(name: String, error: String? = nil) {
+    /// `state` defaults to what `error` implies (a daemon from before it was sent).
+    public init(name: String, error: String? = nil, state: OutputState? = nil) {
         self.name = name
         self.error = error
+        self.state = state ?? (error == nil ? .ok : .failed)
     }
 
-    enum CodingKeys: String, CodingKey { case name, error }
+    enum CodingKeys: String, CodingKey { case name, error, state }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            error: try container.decodeIfPresent(String.self, forKey: .error),
+            state: try container.decodeIfPresent(OutputState.self, forKey: .state))
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(error, forKey: .error)
+        try container.encode(state, forKey: .state)
     }
 }
 
@@ -55,7 +74,10 @@ public struct Status: Sendable, Hashable, Codable {
     /// Entries leave the queue once played (MPD's consume mode).
     public var consume: Bool
     public var seeking: Seeking
+    /// The first output: the clock playback keeps to.
     public var output: OutputStatus
+    /// Every output, the first first; nil only when decoding a status without it.
+    public var outputs: [OutputStatus]?
     /// Why the player state cannot be saved now (the file and SQLite's reason), nil
     /// while saves work. Edits still take effect; they are saved when the disk works again.
     public var storageError: String?
@@ -77,8 +99,9 @@ public struct Status: Sendable, Hashable, Codable {
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
         replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil, level: LevelReading? = nil,
-        chapters: [ChapterInfo]? = nil, chapter: Int? = nil
+        chapters: [ChapterInfo]? = nil, chapter: Int? = nil, outputs: [OutputStatus]? = nil
     ) {
+        self.outputs = outputs
         self.chapters = chapters
         self.chapter = chapter
         self.sleep = sleep
@@ -110,6 +133,7 @@ public struct Status: Sendable, Hashable, Codable {
         case sleep
         case level
         case chapters, chapter
+        case outputs
     }
 
     /// `single` and `consume` may be absent (a daemon from before they existed): off.
@@ -130,6 +154,7 @@ public struct Status: Sendable, Hashable, Codable {
         consume = try container.decodeIfPresent(Bool.self, forKey: .consume) ?? false
         seeking = try container.decode(Seeking.self, forKey: .seeking)
         output = try container.decode(OutputStatus.self, forKey: .output)
+        outputs = try container.decodeIfPresent([OutputStatus].self, forKey: .outputs)
         storageError = try container.decodeIfPresent(String.self, forKey: .storageError)
         replayGain = try container.decodeIfPresent(ReplayGainStatus.self, forKey: .replayGain)
         sleep = try container.decodeIfPresent(SleepStatus.self, forKey: .sleep)
@@ -155,6 +180,7 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(consume, forKey: .consume)
         try container.encode(seeking, forKey: .seeking)
         try container.encode(output, forKey: .output)
+        try container.encode(outputs, forKey: .outputs)
         try container.encode(storageError, forKey: .storageError)
         try container.encode(replayGain, forKey: .replayGain)
         try container.encode(sleep, forKey: .sleep)

@@ -85,14 +85,16 @@ extension WireDecodable where Self: RawRepresentable, RawValue == String {
 extension PlayerState: WireDecodable {}
 extension RepeatMode: WireDecodable {}
 extension Seeking: WireDecodable {}
+extension OutputState: WireDecodable {}
 
 extension OutputStatus: WireDecodable {
     public init?(wire: JSONValue) {
         guard let object = WireObject(wire),
             let name = object.required("name").flatMap(WireObject.string),
-            let error = object.optional("error", WireObject.string)
+            let error = object.optional("error", WireObject.string),
+            let state = object.optional("state", OutputState.init(wire:))
         else { return nil }
-        self.init(name: name, error: error)
+        self.init(name: name, error: error, state: state)
     }
 }
 
@@ -158,6 +160,7 @@ extension Status: WireDecodable {
             let consume = object.optional("consume", WireObject.bool),
             let seeking = object.required("seeking").flatMap(Seeking.init(wire:)),
             let output = object.required("output").flatMap(OutputStatus.init(wire:)),
+            let outputs = object.optional("outputs", WireObject.wireArray(OutputStatus.self)),
             let storageError = object.optional("storage_error", WireObject.string),
             let replayGain = object.optional("replaygain", WireObject.wire(ReplayGainStatus.self)),
             let sleep = object.optional("sleep", WireObject.wire(SleepStatus.self)),
@@ -170,7 +173,7 @@ extension Status: WireDecodable {
             queueLength: queueLength, queueModified: queueModified, volume: volume, repeat: repeatMode,
             shuffle: shuffle, single: single ?? false, consume: consume ?? false, seeking: seeking,
             output: output, storageError: storageError, replayGain: replayGain, sleep: sleep, level: level,
-            chapters: chapters, chapter: chapter)
+            chapters: chapters, chapter: chapter, outputs: outputs)
     }
 }
 

@@ -34,7 +34,8 @@ extension OutputStatus: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
         output.key("error"); output.string(error); output.comma()
-        output.key("name"); output.string(name)
+        output.key("name"); output.string(name); output.comma()
+        output.key("state"); output.string(state.rawValue)
         output.raw("}")
     }
 }
@@ -60,6 +61,7 @@ extension Status: WireEncodable {
         output.key("index"); output.integer(index); output.comma()
         output.key("level"); output.value(level); output.comma()
         output.key("output"); output.value(self.output); output.comma()
+        output.key("outputs"); if let outputs { output.array(outputs) } else { output.null() }; output.comma()
         output.key("position"); output.number(position.map(Seconds.rounded)); output.comma()
         output.key("queue_length"); output.integer(queueLength); output.comma()
         output.key("queue_modified"); output.bool(queueModified); output.comma()
@@ -167,6 +169,15 @@ extension SkippedEntry: WireEncodable {
     }
 }
 
+extension OutputFailure: WireEncodable {
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("output"); output.string(self.output); output.comma()
+        output.key("reason"); output.string(reason)
+        output.raw("}")
+    }
+}
+
 extension Event: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
@@ -176,6 +187,7 @@ extension Event: WireEncodable {
         case .queue(let change): output.value(change)
         case .scan(let progress): output.value(progress)
         case .error(let skipped): output.value(skipped)
+        case .outputError(let failure): output.value(failure)
         case .storage(let storage):
             output.raw("{")
             output.key("error"); output.string(storage.error)

@@ -83,7 +83,7 @@ struct Watch: ParsableCommand {
                         status.queueLength = change.length
                         status.queueModified = change.modified
                     case .level(let level): status.level = level
-                    case .scan, .error, .storage, .alarm, .playlists: break
+                    case .scan, .error, .outputError, .storage, .alarm, .playlists: break
                     }
                 }
                 if !pending.isEmpty { printer.print(Self.advanced(status, by: Clock.now() - receivedAt)) }

@@ -18,8 +18,8 @@ import Testing
             output: { ALSAOutput(device: "qplay_no_such_device", configFile: config) }, tuning: tuning)
         let morning = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")
         harness.player.play(morning.item(1))
-        try await harness.waitForEvents("an output error") { $0.contains { if case .outputError(_?) = $0 { true } else { false } } }
-        guard case .outputError(let message?)? = harness.events.first else {
+        try await harness.waitForEvents("an output error") { $0.contains { if case .outputError(_, _?) = $0 { true } else { false } } }
+        guard case .outputError(_, let message?)? = harness.events.first else {
             Issue.record("first event: \(String(describing: harness.events.first))")
             return
         }
@@ -31,7 +31,7 @@ import Testing
         #expect(snapshot.outputError == message)
         #expect(snapshot.outputName == "alsa:qplay_no_such_device")
         #expect(snapshot.token == 1)
-        #expect(harness.events == [.outputError(message)])
+        #expect(harness.events == [.outputError(output: "alsa:qplay_no_such_device", message: message)])
         // Commands still work while the output is down.
         harness.player.stop()
         try await waitUntil("stopped") { harness.player.snapshot.state == .idle }
@@ -50,7 +50,7 @@ import Testing
         let harness = PlayerHarness(output: { RawPCMOutput(kind: .pipe, path: path) }, tuning: tuning)
         let morning = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")
         harness.player.play(morning.item(1))
-        try await harness.waitForEvents("an output error") { $0.contains { if case .outputError(_?) = $0 { true } else { false } } }
+        try await harness.waitForEvents("an output error") { $0.contains { if case .outputError(_, _?) = $0 { true } else { false } } }
         #expect(harness.player.snapshot.outputError != nil)
         try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: false)
         try dir.write([], to: path)  // pipe: opens what is there (a FIFO, or here a file)
@@ -59,7 +59,10 @@ import Testing
 
         let events = harness.events
         #expect(events.count == 4)
-        #expect(Array(events.dropFirst()) == [.outputError(nil), .started(token: 1), .finished(token: 1)])
+        #expect(
+            Array(events.dropFirst()) == [
+                .outputError(output: "pipe:\(path.string)", message: nil), .started(token: 1), .finished(token: 1),
+            ])
         #expect(harness.player.snapshot.outputError == nil)
         let bytes = try TemporaryDirectory.read(path)
         #expect(bytes.count == morning.frames * 4, "nothing was lost while the output was down")

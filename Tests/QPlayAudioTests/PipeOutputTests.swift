@@ -48,10 +48,10 @@ import Testing
         reader.close()
         #expect(reader.count == morning.frames * 4, "nothing lost while waiting for the reader")
         #expect(harness.player.snapshot.outputError == nil)
-        #expect(harness.events.contains(.outputError(nil)))
+        #expect(harness.events.contains(.outputError(output: "pipe:\(fifo.string)", message: nil)))
     }
 
-    @Test func aReaderThatStopsReadingDoesNotStallThePlayer() async throws {
+    @Test func aReaderThatStopsReadingIsReportedStalledAndPlaysOnWhenItReads() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let fifo = dir.appending("snapfifo")
@@ -61,23 +61,30 @@ import Testing
         let morning = SampleCatalog.named("Test Tones/Day Cycle/01 Morning.mp3")
         harness.player.play(morning.item(1))
         try await harness.waitFor(.started(token: 1))
-        // The FIFO fills (64 KiB: 0.37 s) and stays full; the player still answers.
-        try await Task.sleep(for: .milliseconds(500))
+        // The FIFO fills (64 KiB: 0.37 s) and stays full: the output says it is stalled
+        // and the player still answers.
+        try await Self.outputError(harness, containing: "stalled")
+        #expect(harness.player.snapshot.outputs.map(\.state) == [.stalled])
         for _ in 0..<3 {
             harness.player.pause()
             try await waitUntil("paused") { harness.player.snapshot.state == .paused }
             harness.player.resume()
             try await waitUntil("playing") { harness.player.snapshot.state == .playing }
         }
+        try await Self.outputError(harness, containing: "stalled")
         let stalled = harness.player.snapshot
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(harness.player.snapshot.position == stalled.position, "a stalled output holds the position")
         #expect(stalled.position < 1.0, "what the reader did not take is not played: \(stalled.position) s")
-        #expect(stalled.outputError == nil)
         reader.setReading(true)
+        try await waitUntil("the stall clears") { harness.player.snapshot.outputError == nil }
         try await harness.waitFor(.finished(token: 1))
         try await waitUntil("every byte read") { reader.count >= morning.frames * 4 }
         await harness.shutdown()
         reader.close()
-        #expect(reader.count == morning.frames * 4)
+        #expect(reader.count == morning.frames * 4, "nothing lost while stalled")
+        #expect(harness.events.contains(.outputError(output: "pipe:\(fifo.string)", message: nil)))
+        #expect(harness.player.snapshot.outputs.map(\.state) == [.ok])
     }
 
     @Test func aReaderThatGoesAwayAndComesBackIsReopened() async throws {
@@ -109,6 +116,6 @@ import Testing
         // 64 KiB and one write batch); the rest reaches the second reader.
         #expect(heardByFirst + second.count >= bytes - 128 * 1024, "first \(heardByFirst), second \(second.count) of \(bytes)")
         #expect(heardByFirst + second.count <= bytes)
-        #expect(harness.events.contains(.outputError(nil)))
+        #expect(harness.events.contains(.outputError(output: "pipe:\(fifo.string)", message: nil)))
     }
 }

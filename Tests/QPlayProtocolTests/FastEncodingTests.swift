@@ -125,6 +125,10 @@ struct FastEncodingTests {
         try expectSame(Event.queue(QueueChange(length: 4, modified: true)))
         try expectSame(Event.scan(ScanProgressUpdate(seen: 512, total: 1024, rate: 410.26, done: false)))
         try expectSame(Event.scan(ScanProgressUpdate(seen: 0, total: nil, rate: .nan, done: true)))
+        let failure = Event.outputError(OutputFailure(output: "pipe:/tmp/f", reason: "stalled: took no samples for 500 ms"))
+        try expectSame(failure)
+        #expect(try WireCoding.decode(Event.self, from: WireCoding.line(failure)) == failure)
+        #expect(failure.kind == .error)
         try expectSame(Greeting())
         for text in Self.awkwardStrings {
             try expectSame(ProtocolError(.badRequest, text))

@@ -72,7 +72,7 @@ struct WireTypeTests {
         #expect(Set(fields.keys) == [
             "state", "track", "entry", "index", "position", "duration", "queue_length", "queue_modified",
             "volume", "repeat", "shuffle", "single", "consume", "seeking", "output", "storage_error", "replaygain",
-            "sleep", "level", "chapters", "chapter",
+            "sleep", "level", "chapters", "chapter", "outputs",
         ])
         #expect(fields["sleep"] == .null)
         #expect(fields["chapters"] == .null && fields["chapter"] == .null, "no chapters: null, not []")
@@ -92,7 +92,22 @@ struct WireTypeTests {
         #expect(fields["storage_error"] == .null)
         #expect(fields["position"] == .number(12.346))
         #expect(fields["seeking"] == .string("forward"))
-        #expect(fields["output"] == .object(["name": .string("alsa:default"), "error": .null]))
+        #expect(fields["output"] == .object(["name": .string("alsa:default"), "error": .null, "state": .string("ok")]))
+        #expect(fields["outputs"] == .null, "not given: null")
+        var two = sampleStatus
+        two.outputs = [
+            OutputStatus(name: "alsa:default"),
+            OutputStatus(name: "pipe:/tmp/f", error: "stalled: took no samples for 500 ms", state: .stalled),
+        ]
+        #expect(try WireCoding.decode(Status.self, from: WireCoding.line(two)).outputs == two.outputs)
+        #expect(
+            try object(two)["outputs"] == .array([
+                .object(["name": .string("alsa:default"), "error": .null, "state": .string("ok")]),
+                .object([
+                    "name": .string("pipe:/tmp/f"), "error": .string("stalled: took no samples for 500 ms"),
+                    "state": .string("stalled"),
+                ]),
+            ]))
         #expect(fields["replaygain"] == .object(["mode": .string("auto"), "gain": .number(-6.02), "source": .string("album")]))
         let stopped = try object(Status(state: .stopped, output: OutputStatus(name: "null")))
         #expect(stopped["track"] == .null)

@@ -12,6 +12,9 @@ enum CoreEvent: Sendable, Equatable {
     case scan(ScanProgressSummary)
     /// The player could not play an entry and skipped it.
     case error(entry: QueueEntry, reason: String)
+    /// An output failed or stalled (`reason` without its name); it is retried, or
+    /// recovers by itself.
+    case outputError(output: String, reason: String)
     /// Saving the player state started failing (why), or works again (nil).
     case storage(String?)
     /// The output's level while playing (only while metering is on).

@@ -35,12 +35,14 @@ extension PlayerService {
             apply(engine.audioFailed(token: token, reason: reason, now: now))
         case .fadeEnded:
             apply(engine.audioFadeEnded(now: now, position: position))
-        case .outputError(let message):
+        case .outputError(let output, let message):
             if let message {
                 // The message begins with the output's name.
-                log.error("output \(message) (retrying)")
+                log.error("output \(message)")
+                let reason = message.hasPrefix(output + ": ") ? String(message.dropFirst(output.count + 2)) : message
+                events.publish(.outputError(output: output, reason: reason))
             } else {
-                log.info("output \(audio.snapshot.outputName) recovered")
+                log.info("output \(output) recovered")
             }
             events.publish(.player(snapshot()))
         }

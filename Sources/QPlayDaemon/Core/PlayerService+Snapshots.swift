@@ -30,7 +30,7 @@ extension PlayerService {
             replayGain: token.flatMap { replayGainChoices[$0] },
             sleep: sleep,
             level: status.state == .playing && snapshot.state == .playing ? audio.level : nil,
-            chapters: chapters(of: snapshot, token: token))
+            chapters: chapters(of: snapshot, token: token), outputs: snapshot.outputs)
     }
 
     /// The chapters of the request `token` when the audio snapshot is of it.

@@ -23,6 +23,8 @@ struct PlayerSnapshot: Sendable, Equatable {
     var level: AudioLevel? = nil
     /// The now-playing track's chapters, as its decoder read them (empty when none).
     var chapters: [Chapter] = []
+    /// Every output, the first (`outputName`) first.
+    var outputs: [OutputCondition] = []
 
     /// The chapter at the status's position (`ChapterNavigation.index`).
     var chapter: Int? { ChapterNavigation.index(at: status.position, in: chapters) }
@@ -32,6 +34,6 @@ struct PlayerSnapshot: Sendable, Equatable {
             && lhs.storageError == rhs.storageError && lhs.replayGainMode == rhs.replayGainMode
             && lhs.replayGain == rhs.replayGain && lhs.sleep?.remaining == rhs.sleep?.remaining
             && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack && lhs.level == rhs.level
-            && lhs.chapters == rhs.chapters
+            && lhs.chapters == rhs.chapters && lhs.outputs == rhs.outputs
     }
 }

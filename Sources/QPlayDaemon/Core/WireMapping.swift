@@ -40,12 +40,8 @@ extension QPlayProtocol.Status {
             single: status.single,
             consume: status.consume,
             seeking: Seeking(status.seeking),
-            // The audio side's message begins with the output's name; `name` carries it.
-            output: OutputStatus(
-                name: snapshot.outputName,
-                error: snapshot.outputError.map {
-                    $0.hasPrefix(snapshot.outputName + ": ") ? String($0.dropFirst(snapshot.outputName.count + 2)) : $0
-                }),
+            output: snapshot.outputs.first.map(OutputStatus.init)
+                ?? OutputStatus(name: snapshot.outputName, error: snapshot.outputError),
             storageError: snapshot.storageError,
             replayGain: ReplayGainStatus(
                 mode: snapshot.replayGainMode.rawValue, gain: snapshot.replayGain?.decibels,
@@ -54,7 +50,18 @@ extension QPlayProtocol.Status {
             level: snapshot.level.map(LevelReading.init),
             chapters: snapshot.chapters.isEmpty
                 ? nil : snapshot.chapters.map { ChapterInfo(title: $0.title, start: $0.start) },
-            chapter: snapshot.chapter)
+            chapter: snapshot.chapter, outputs: snapshot.outputs.map(OutputStatus.init))
+    }
+}
+
+extension QPlayProtocol.OutputStatus {
+    /// The audio side's message begins with the output's name; `name` carries it.
+    init(_ condition: OutputCondition) {
+        let prefix = condition.name + ": "
+        self.init(
+            name: condition.name,
+            error: condition.error.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 },
+            state: OutputState(rawValue: condition.state.rawValue))
     }
 }
 
@@ -70,6 +77,8 @@ extension QPlayProtocol.Event {
                 ScanProgressUpdate(seen: progress.seen, total: progress.total, rate: progress.rate, done: progress.done))
         case .error(let entry, let reason):
             self = .error(SkippedEntry(entry: Int64(entry.id), track: QPlayProtocol.Track(entry.track), reason: reason))
+        case .outputError(let output, let reason):
+            self = .outputError(OutputFailure(output: output, reason: reason))
         case .storage(let error):
             self = .storage(StorageStatus(error: error))
         case .alarm(let firing):

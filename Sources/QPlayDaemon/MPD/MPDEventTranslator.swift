@@ -40,7 +40,7 @@ struct MPDEventTranslator {
             return .player
         case .playlists:
             return MPDSubsystems(.storedPlaylist)
-        case .storage, .alarm, .level:
+        case .storage, .alarm, .level, .outputError:
             // An alarm that plays changes the player, which comes as a player event.
             return []
         }

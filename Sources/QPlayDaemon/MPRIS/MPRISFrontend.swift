@@ -75,7 +75,7 @@ final class MPRISFrontend: Frontend, Sendable {
                 return !reasons.playerChanged
             }
             if first { poke() }
-        case .scan, .error, .storage, .level, .playlists:
+        case .scan, .error, .outputError, .storage, .level, .playlists:
             break
         case .alarm:
             // An alarm that plays changes the player, which comes as a player event.
