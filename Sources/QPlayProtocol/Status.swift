@@ -92,6 +92,11 @@ public struct Status: Sendable, Hashable, Codable {
     /// The 0-based index in `chapters` of the chapter at `position`; nil when there are
     /// no chapters or the first has not begun.
     public var chapter: Int?
+    /// True while the current entry is a stream (a URL entry); absent otherwise.
+    public var stream: Bool?
+    /// With `stream`: the stream plays silence for want of bytes (its buffer ran dry,
+    /// or it is being connected again); absent when the entry is no stream.
+    public var buffering: Bool?
 
     public init(
         state: PlayerState, track: Track? = nil, entry: Int64? = nil, index: Int? = nil,
@@ -99,9 +104,12 @@ public struct Status: Sendable, Hashable, Codable {
         queueModified: Bool = false, volume: Int = 100, repeat: RepeatMode = .off,
         shuffle: Bool = false, single: Bool = false, consume: Bool = false, seeking: Seeking = .none, output: OutputStatus, storageError: String? = nil,
         replayGain: ReplayGainStatus? = nil, sleep: SleepStatus? = nil, level: LevelReading? = nil,
+        stream: Bool? = nil, buffering: Bool? = nil,
         chapters: [ChapterInfo]? = nil, chapter: Int? = nil, outputs: [OutputStatus]? = nil
     ) {
         self.outputs = outputs
+        self.stream = stream
+        self.buffering = buffering
         self.chapters = chapters
         self.chapter = chapter
         self.sleep = sleep
@@ -133,6 +141,7 @@ public struct Status: Sendable, Hashable, Codable {
         case sleep
         case level
         case chapters, chapter
+        case stream, buffering
         case outputs
     }
 
@@ -161,6 +170,8 @@ public struct Status: Sendable, Hashable, Codable {
         level = try container.decodeIfPresent(LevelReading.self, forKey: .level)
         chapters = try container.decodeIfPresent([ChapterInfo].self, forKey: .chapters)
         chapter = try container.decodeIfPresent(Int.self, forKey: .chapter)
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
+        buffering = try container.decodeIfPresent(Bool.self, forKey: .buffering)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -187,5 +198,7 @@ public struct Status: Sendable, Hashable, Codable {
         try container.encode(level, forKey: .level)
         try container.encode(chapters, forKey: .chapters)
         try container.encode(chapter, forKey: .chapter)
+        try container.encodeIfPresent(stream, forKey: .stream)
+        try container.encodeIfPresent(buffering, forKey: .buffering)
     }
 }

@@ -166,13 +166,16 @@ extension Status: WireDecodable {
             let sleep = object.optional("sleep", WireObject.wire(SleepStatus.self)),
             let level = object.optional("level", WireObject.wire(LevelReading.self)),
             let chapters = object.optional("chapters", WireObject.wireArray(ChapterInfo.self)),
-            let chapter = object.optional("chapter", WireObject.int)
+            let chapter = object.optional("chapter", WireObject.int),
+            let stream = object.optional("stream", WireObject.bool),
+            let buffering = object.optional("buffering", WireObject.bool)
         else { return nil }
         self.init(
             state: state, track: track, entry: entry, index: index, position: position, duration: duration,
             queueLength: queueLength, queueModified: queueModified, volume: volume, repeat: repeatMode,
             shuffle: shuffle, single: single ?? false, consume: consume ?? false, seeking: seeking,
             output: output, storageError: storageError, replayGain: replayGain, sleep: sleep, level: level,
+            stream: stream, buffering: buffering,
             chapters: chapters, chapter: chapter, outputs: outputs)
     }
 }

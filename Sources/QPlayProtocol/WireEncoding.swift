@@ -53,6 +53,7 @@ extension ReplayGainStatus: WireEncodable {
 extension Status: WireEncodable {
     func write(to output: inout JSONOutput) {
         output.raw("{")
+        if let buffering { output.key("buffering"); output.bool(buffering); output.comma() }
         output.key("chapter"); output.integer(chapter); output.comma()
         output.key("chapters"); if let chapters { output.array(chapters) } else { output.null() }; output.comma()
         output.key("consume"); output.bool(consume); output.comma()
@@ -73,6 +74,7 @@ extension Status: WireEncodable {
         output.key("sleep"); output.value(sleep); output.comma()
         output.key("state"); output.string(state.rawValue); output.comma()
         output.key("storage_error"); output.string(storageError); output.comma()
+        if let stream { output.key("stream"); output.bool(stream); output.comma() }
         output.key("track"); output.value(track); output.comma()
         output.key("volume"); output.integer(volume)
         output.raw("}")

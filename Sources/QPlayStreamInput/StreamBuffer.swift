@@ -131,6 +131,15 @@ public final class StreamBuffer: Sendable {
         }
     }
 
+    /// Drops what is buffered as if it had been read (`bytesRead` stays in step with
+    /// `bytesWritten`, so metadata offsets still line up) and lets a waiting writer go
+    /// on: a stream rejoined live after a pause plays nothing of the stale audio.
+    public func discard() {
+        state.withLock { state in
+            state.consume(state.count, capacity: capacity)
+        }
+    }
+
     /// The consumer is done: buffered bytes are dropped and the writer stops.
     public func close() {
         state.withLock { state in

@@ -22,18 +22,22 @@ public final class StreamConnection: Sendable {
     let body: HTTPClientResponse.Body
     let stallTimeout: Duration
 
-    init(response: StreamResponse, body: HTTPClientResponse.Body, options: StreamReaderOptions) {
+    /// `buffer` is the one to fill: a reconnecting player passes each new connection
+    /// the buffer its decoder reads, so offsets and the decoder carry on across them.
+    init(response: StreamResponse, body: HTTPClientResponse.Body, options: StreamReaderOptions, buffer: StreamBuffer?) {
         self.response = response
         self.body = body
         stallTimeout = options.stallTimeout
-        buffer = StreamBuffer(capacity: options.bufferCapacity)
+        self.buffer = buffer ?? StreamBuffer(capacity: options.bufferCapacity)
         // Titles change every few minutes; a consumer that reads none keeps the latest.
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
     }
 
-    /// Reads the body into the buffer; returns why it stopped (also the buffer's end).
+    /// Reads the body into the buffer; returns why it stopped. With `finishing` (the
+    /// default) that is also the buffer's end; a caller that reconnects into the same
+    /// buffer passes false and decides itself.
     @discardableResult
-    public func pump() async -> StreamReadError {
+    public func pump(finishing: Bool = true) async -> StreamReadError {
         let waitingSince = WaitingSince()
         let reason = await withTaskGroup(of: StreamReadError.self) { group in
             group.addTask { await self.copyBody(waitingSince: waitingSince) }
@@ -42,7 +46,7 @@ public final class StreamConnection: Sendable {
             group.cancelAll()
             return first
         }
-        buffer.finish(reason)
+        if finishing { buffer.finish(reason) }
         eventSink.finish()
         return reason
     }

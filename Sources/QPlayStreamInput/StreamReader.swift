@@ -31,8 +31,9 @@ public final class StreamReader: Sendable {
     public func shutdown() async throws { try await client.shutdown() }
 
     /// Sends the request and checks the answer. The connection it returns holds the
-    /// open response: run its `pump()` (or drop it) to end it.
-    public func open(_ url: URL) async throws(StreamReadError) -> StreamConnection {
+    /// open response: run its `pump()` (or drop it) to end it. Its audio goes to
+    /// `buffer` when one is given, else to a new one.
+    public func open(_ url: URL, into buffer: StreamBuffer? = nil) async throws(StreamReadError) -> StreamConnection {
         guard case .success(let url) = StreamURL.check(url) else { throw .badURL(url.absoluteString) }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Icy-MetaData", value: "1")
@@ -51,8 +52,9 @@ public final class StreamReader: Sendable {
         let info = StreamResponse(
             url: response.url ?? url, contentType: response.headers.first(name: "Content-Type"),
             station: response.headers.first(name: "icy-name"),
-            metadataInterval: response.headers.first(name: "icy-metaint").flatMap { Int($0) })
-        return StreamConnection(response: info, body: response.body, options: options)
+            metadataInterval: response.headers.first(name: "icy-metaint").flatMap { Int($0) },
+            length: response.headers.first(name: "Content-Length").flatMap { Int($0) })
+        return StreamConnection(response: info, body: response.body, options: options, buffer: buffer)
     }
 
     /// async-http-client's errors as a person is told them.
@@ -90,6 +92,8 @@ public struct StreamResponse: Equatable, Sendable {
     public var station: String?
     /// `icy-metaint`: audio bytes between metadata blocks; nil when the stream has none.
     public var metadataInterval: Int?
+    /// `Content-Length`: a file of this many bytes, not a live stream (which has none).
+    public var length: Int?
 }
 
 extension TimeAmount {

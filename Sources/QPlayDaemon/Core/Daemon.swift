@@ -89,7 +89,7 @@ public enum Daemon {
         let events = EventPublisher()
         var decoders = DecoderRegistry.standard
         let streams = StreamMetadataBoard()
-        decoders.streams = NetworkStreamOpener(board: streams)
+        decoders.streams = NetworkStreamOpener(board: streams, log: log)
         let output = configuration.output
         let rawFormat = configuration.rawOutputFormat
         let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)

@@ -30,6 +30,7 @@ extension PlayerService {
             replayGain: token.flatMap { replayGainChoices[$0] },
             sleep: sleep,
             level: status.state == .playing && snapshot.state == .playing ? audio.level : nil,
+            buffering: streamBuffering(status, token: token),
             chapters: chapters(of: snapshot, token: token), outputs: snapshot.outputs)
     }
 

@@ -21,6 +21,8 @@ struct PlayerSnapshot: Sendable, Equatable {
     var sleep: (remaining: Double, endOfTrack: Bool)?
     /// The output's last level reading while playing (nil while metering is off).
     var level: AudioLevel? = nil
+    /// Whether the playing stream is buffering; nil when the entry is no stream.
+    var buffering: Bool? = nil
     /// The now-playing track's chapters, as its decoder read them (empty when none).
     var chapters: [Chapter] = []
     /// Every output, the first (`outputName`) first.
@@ -34,6 +36,6 @@ struct PlayerSnapshot: Sendable, Equatable {
             && lhs.storageError == rhs.storageError && lhs.replayGainMode == rhs.replayGainMode
             && lhs.replayGain == rhs.replayGain && lhs.sleep?.remaining == rhs.sleep?.remaining
             && lhs.sleep?.endOfTrack == rhs.sleep?.endOfTrack && lhs.level == rhs.level
-            && lhs.chapters == rhs.chapters && lhs.outputs == rhs.outputs
+            && lhs.chapters == rhs.chapters && lhs.buffering == rhs.buffering && lhs.outputs == rhs.outputs
     }
 }

@@ -48,6 +48,7 @@ extension QPlayProtocol.Status {
                 source: snapshot.replayGain?.source.rawValue),
             sleep: snapshot.sleep.map { SleepStatus(remaining: $0.remaining, endOfTrack: $0.endOfTrack) },
             level: snapshot.level.map(LevelReading.init),
+            stream: snapshot.buffering.map { _ in true }, buffering: snapshot.buffering,
             chapters: snapshot.chapters.isEmpty
                 ? nil : snapshot.chapters.map { ChapterInfo(title: $0.title, start: $0.start) },
             chapter: snapshot.chapter, outputs: snapshot.outputs.map(OutputStatus.init))

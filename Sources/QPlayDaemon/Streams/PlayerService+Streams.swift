@@ -15,6 +15,15 @@ extension PlayerService {
         return shown
     }
 
+    /// Whether the playing stream is buffering (the decoder plays silence for want of
+    /// bytes, or the stream is being connected); nil when the entry is no stream.
+    func streamBuffering(_ status: EngineStatus, token: UInt64?) -> Bool? {
+        guard let entry = status.entry, entry.track.isStream else { return nil }
+        guard status.state == .playing else { return false }
+        // Playing but not connected yet: the opener is at work.
+        return token.flatMap { streams.nowPlaying(token: $0)?.buffering } ?? true
+    }
+
     /// The board heard something new of request `token`'s stream.
     func streamChanged(token: UInt64) {
         guard engine.currentRequestToken == token else { return }

@@ -8,6 +8,9 @@ struct StreamNowPlaying: Sendable, Equatable {
     var station: String?
     var title: String?
     var artist: String?
+    /// The decoder plays silence for want of bytes (the buffer ran dry, the stream is
+    /// being connected again).
+    var buffering = false
 
     mutating func apply(_ metadata: ICYMetadata) {
         guard let text = metadata.title?.trimmingCharacters(in: .whitespaces) else { return }
@@ -58,6 +61,16 @@ final class StreamMetadataBoard: Sendable {
             now.apply(metadata)
             entries[token] = now
             return now != before
+        }
+        if changed { notify(token) }
+    }
+
+    /// Whether request `token`'s stream is buffering now; a change tells the player.
+    func buffering(_ buffering: Bool, token: UInt64) {
+        let changed = entries.withLock { entries -> Bool in
+            guard entries[token] != nil, entries[token]?.buffering != buffering else { return false }
+            entries[token]?.buffering = buffering
+            return true
         }
         if changed { notify(token) }
     }
