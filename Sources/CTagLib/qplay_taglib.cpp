@@ -3,6 +3,7 @@
 #include "ogg_length.h"
 #include "adts_length.h"
 #include "lame_header.h"
+#include "mp4_aac.h"
 #include "mp4_alac.h"
 #include "picture_ranges.h"
 #include "shim_files.h"
@@ -269,6 +270,10 @@ qp_tag_status read_stream(qplay::BudgetStream *stream, qp_tag_kind kind, qp_tag_
             out->bitrate_kbps = std::max(0, props->bitrate());
             out->sample_rate = props->sampleRate();
             out->channels = props->channels();
+            if (mp4 && alac_rate <= 0) {
+                const int aac_channels = qplay::mp4_aac_channels(mp4);
+                if (aac_channels > 0) out->channels = aac_channels;
+            }
         }
         if (mpeg) read_lame_header(mpeg, out);
         if (flac) {

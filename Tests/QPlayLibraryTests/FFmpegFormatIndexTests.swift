@@ -35,6 +35,25 @@ import Testing
         }
     }
 
+    /// Mono AAC is indexed as one channel: ffmpeg's MP4 muxer writes 2 in the sample
+    /// entry's channel field whatever the stream, and the count is the AAC config's.
+    @Test func monoAACHasOneChannel() async throws {
+        let fixture = LibraryFixture()
+        defer { fixture.remove() }
+        let mono = try GeneratedAudio.pcm(in: fixture.directory, seconds: 0.5, channels: 1)
+        for kind in [GeneratedAudio.FFmpegKind.aac, .adts] {
+            let made = try GeneratedAudio.encode(mono, as: kind, to: "mono.\(kind.fileExtension)", in: fixture.directory)
+            try fixture.directory.copy(made, to: fixture.music.appending("mono.\(kind.fileExtension)"))
+        }
+        let stereo = try GeneratedAudio.pcm(in: fixture.directory, seconds: 0.5)
+        let made = try GeneratedAudio.encode(stereo, as: .aac, to: "stereo.m4a", in: fixture.directory)
+        try fixture.directory.copy(made, to: fixture.music.appending("stereo.m4a"))
+        let index = try fixture.openIndex()
+        let summary = try await fixture.scanner(index).scan()
+        let channels = Dictionary(uniqueKeysWithValues: try index.search(.all).tracks.map { ($0.path.string, $0.channels) })
+        #expect(channels == ["mono.m4a": 1, "mono.aac": 1, "stereo.m4a": 2], "\(summary.problems)")
+    }
+
     /// A WAV named .mp3 an older scan skipped as no format's is read again once after
     /// the upgrade, and indexed as WAV.
     @Test func aSkipRememberedBeforeFFmpegsFormatsIsReadAgain() async throws {
