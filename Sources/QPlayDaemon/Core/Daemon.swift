@@ -125,7 +125,8 @@ public enum Daemon {
             folder: configuration.playlistDirectory, musicDirectory: configuration.musicDirectory,
             changed: { events.publish(.playlists) })
         // Playlists other programs write raise the event too, as the music directory is watched.
-        if configuration.watch { PlaylistFolderWatcher(store: playlists, log: log).start() }
+        let playlistWatcher = configuration.watch ? PlaylistFolderWatcher(store: playlists, log: log) : nil
+        playlistWatcher?.start()
         let statistics = PlayStatistics(store: store, index: index, player: player, log: log)
         statistics.start()
         events.subscribe(statistics)
@@ -177,7 +178,8 @@ public enum Daemon {
 
         let scanOnStart = configuration.scanOnStart || libraryReplaced
         let core = CoreService(
-            player: player, alarms: alarms, meter: meter, meterLoop: frontLoop.next(), listening: server.listening
+            player: player, alarms: alarms, meter: meter, meterLoop: frontLoop.next(), listening: server.listening,
+            playlistWatcher: playlistWatcher
         ) {
             log.info(
                 "qplayd \(QPlayVersion.current) serving \(configuration.musicDirectory) on \(configuration.socketPath), output \(output)")

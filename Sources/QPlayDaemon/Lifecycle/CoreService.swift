@@ -10,8 +10,8 @@ import ServiceLifecycle
 /// waits until qplay's socket listens, then starts what clients should see from their
 /// first connection — the alarms (one due at start-up is announced to clients that
 /// connect right away), the level meter, the search table, the start-up scan and the
-/// watcher. Shutdown, in this order: watcher, alarms, level meter, then the player,
-/// which saves the state and closes the audio device.
+/// watcher. Shutdown, in this order: the library and playlist folder watchers, alarms,
+/// level meter, then the player, which saves the state and closes the audio device.
 final class CoreService: Service {
     private let player: PlayerService
     private let alarms: AlarmService
@@ -19,14 +19,17 @@ final class CoreService: Service {
     private let meterLoop: any EventLoop
     private let listening: StartupGate
     private let startUp: @Sendable () async -> LibraryWatcher?
+    /// Started by the daemon before the group runs; stopped here before the state is saved.
+    private let playlistWatcher: PlaylistFolderWatcher?
 
     /// `startUp`: the daemon's own steps once the socket listens (log line, scan,
     /// watcher); returns the watcher to stop.
     init(
         player: PlayerService, alarms: AlarmService, meter: LevelMeterService,
-        meterLoop: any EventLoop, listening: StartupGate,
+        meterLoop: any EventLoop, listening: StartupGate, playlistWatcher: PlaylistFolderWatcher? = nil,
         startUp: @escaping @Sendable () async -> LibraryWatcher?
     ) {
+        self.playlistWatcher = playlistWatcher
         self.player = player
         self.alarms = alarms
         self.meter = meter
@@ -52,6 +55,7 @@ final class CoreService: Service {
         }
         try? await gracefulShutdown()
         watcher?.stop()
+        playlistWatcher?.stop()
         await alarms.shutdown()
         meter.stop()
         levels.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -11,10 +12,13 @@ import Glibc
 /// qplayd's own changes do. Events are gathered for a moment, then the store compares
 /// the folder with what it last saw: its own writes are already known and raise
 /// nothing twice. The folder is made when missing, so it can be watched from the start.
-/// The thread lives as long as qplayd.
+/// `stop()` ends the thread and waits for it: the core calls it in its ordered
+/// shutdown, before the state is saved (`CoreService`).
 final class PlaylistFolderWatcher: Sendable {
     private let store: PlaylistStore
     private let log: Logger
+    /// The pipe whose write end `stop()` writes to, and what the thread signals as it ends.
+    private let stopping = Mutex<(wake: Int32, ended: DispatchSemaphore)?>(nil)
 
     init(store: PlaylistStore, log: Logger) {
         self.store = store
@@ -42,12 +46,36 @@ final class PlaylistFolderWatcher: Sendable {
             close(descriptor)
             return false
         }
+        var wake: [Int32] = [0, 0]
+        guard pipe(&wake) == 0, fcntl(wake[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(wake[1], F_SETFD, FD_CLOEXEC) == 0
+        else {
+            log.warning("cannot watch the playlist folder \(folder): \(String(cString: strerror(errno)))")
+            close(descriptor)
+            return false
+        }
+        let ended = DispatchSemaphore(value: 0)
+        stopping.withLock { $0 = (wake[1], ended) }
         // What is there now is the starting point, not a change.
         store.folderMayHaveChanged()
         let store = self.store
+        let log = self.log
+        let stopRead = wake[0]
         let thread = Thread {
+            defer {
+                close(descriptor)
+                close(stopRead)
+                log.info("stopped watching the playlist folder")
+                ended.signal()
+            }
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
+                var both = [
+                    pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+                ]
+                let ready = poll(&both, 2, -1)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0, both[1].revents == 0 else { return }
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
@@ -63,5 +91,14 @@ final class PlaylistFolderWatcher: Sendable {
         thread.name = "qplayd playlist folder"
         thread.start()
         return true
+    }
+
+    /// Ends the watching thread and returns once it has ended; nothing when not started.
+    func stop() {
+        guard let (wake, ended) = stopping.withLock({ state in defer { state = nil }; return state }) else { return }
+        var byte: UInt8 = 1
+        _ = write(wake, &byte, 1)
+        ended.wait()
+        close(wake)
     }
 }
