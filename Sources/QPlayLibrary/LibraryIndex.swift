@@ -114,7 +114,7 @@ public final class LibraryIndex: Sendable {
     public func tracks(paths: [FilePath]) throws -> [Track?] {
         try pool.read { db in
             if let table = try searchTable(db, loading: false) {
-                let ranks = table.ranks(ofPaths: paths.map(PathBytes.bytes))
+                let ranks = table.ranks(of: paths)
                 var built = table.tracks(atRanks: ranks.compactMap { $0 }, reserving: ranks.count).makeIterator()
                 return ranks.map { $0 == nil ? nil : built.next() }
             }
@@ -126,6 +126,21 @@ public final class LibraryIndex: Sendable {
             }
             return keys.map { byPath[$0] }
         }
+    }
+
+    /// The tracks found at these paths, in the order given, and how many paths name
+    /// none: what a playlist's load needs, without a place kept for each missing one
+    /// (moving 10,000 tracks into optionals and out again cost a copy of each).
+    public func tracksFound(paths: [FilePath]) throws -> (tracks: [Track], missing: Int) {
+        let fromTable: (tracks: [Track], missing: Int)? = try pool.read { db in
+            guard let table = try searchTable(db, loading: false) else { return nil }
+            let ranks = table.ranks(of: paths).compactMap { $0 }
+            return (table.tracks(atRanks: ranks, reserving: ranks.count), paths.count - ranks.count)
+        }
+        if let fromTable { return fromTable }
+        let all = try tracks(paths: paths)
+        let found = all.compactMap { $0 }
+        return (found, all.count - found.count)
     }
 
     public func track(id: TrackID) throws -> Track? {

@@ -1,4 +1,6 @@
+import Foundation
 import QPlayModel
+import SystemPackage
 
 extension SearchTable {
     /// Calls `body` with a function giving a rank's path bytes, exactly as the index holds
@@ -45,11 +47,18 @@ extension SearchTable {
         }
     }
 
-    /// The rank of each path (nil: the table holds no such path).
-    func ranks(ofPaths paths: [[UInt8]]) -> [Int?] {
+    /// The rank of each path (nil: the table holds no such path), its bytes read where
+    /// the path keeps them.
+    func ranks(of paths: [FilePath]) -> [Int?] {
         let lookup = pathLookup
         return withPaths { pathOf in
-            paths.map { path in path.withUnsafeBufferPointer { lookup.rank(of: $0, pathOf: pathOf) } }
+            paths.map { path in
+                path.withPlatformString { pointer in
+                    pointer.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+                        lookup.rank(of: UnsafeBufferPointer(start: bytes, count: strlen(pointer)), pathOf: pathOf)
+                    }
+                }
+            }
         }
     }
 }

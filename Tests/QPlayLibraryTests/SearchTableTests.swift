@@ -163,11 +163,15 @@ import Testing
             ]
         index.table.withLock { $0 = nil }
         let sql = try index.tracks(paths: asked)  // no table: SQL
+        let sqlFound = try index.tracksFound(paths: asked)
         #expect(index.table.withLock { $0 } == nil)
         _ = try index.search(.all)
         #expect(index.table.withLock { $0 } != nil)
         let fromTable = try index.tracks(paths: asked)
         #expect(fromTable == sql)
+        let tableFound = try index.tracksFound(paths: asked)
+        #expect(tableFound.tracks == sql.compactMap { $0 } && tableFound.missing == 5)
+        #expect(sqlFound.tracks == tableFound.tracks && sqlFound.missing == 5)
         #expect(fromTable.prefix(all.count).map { $0?.id } == all.reversed().map(\.id))
         #expect(fromTable.suffix(6).map { $0?.path } == [nil, nil, nil, nil, "Odd/huge.mp3", nil])
     }
@@ -184,7 +188,7 @@ import Testing
         try index.write(files)
         _ = try index.search(.all)
         let table = try #require(index.table.withLock { $0 })
-        let ranks = table.ranks(ofPaths: files.map(\.pathBytes) + [Array("F/zzz.flac".utf8)])
+        let ranks = table.ranks(of: files.map(\.track.path) + ["F/zzz.flac"])
         #expect(Set(ranks.prefix(files.count).compactMap { $0 }).count == files.count)
         #expect(ranks.last! == nil)
         let found = try index.tracks(paths: files.map(\.track.path))

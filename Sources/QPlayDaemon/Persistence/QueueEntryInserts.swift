@@ -20,10 +20,10 @@ struct QueueEntryInserts {
         var play: Double?
     }
 
-    /// Inserts `entries` (with their sort keys) in the caller's transaction. `byPath`:
-    /// whether library files may be stored by path.
+    /// Inserts `entries` (with their sort keys, by position in `entries`) in the caller's
+    /// transaction. `byPath`: whether library files may be stored by path.
     static func insert(
-        _ entries: [QueueEntry], byPath: Bool, keys: (Int64) -> Keys, _ db: Database
+        _ entries: [QueueEntry], byPath: Bool, keys: (Int) -> Keys, _ db: Database
     ) throws {
         var json: [UInt8] = []
         var start = 0
@@ -38,25 +38,26 @@ struct QueueEntryInserts {
                 sqlite3_clear_bindings(handle)
             }
             var parameter: Int32 = 1
-            for entry in rows {
-                let track = entry.track
+            for (position, entry) in zip(rows.indices, rows) {
                 sqlite3_bind_int64(handle, parameter, entry.id)
-                if byPath && isLibraryFile(track) {
-                    sqlite3_bind_zeroblob(handle, parameter + 1, 0)
-                    track.path.withPlatformString { pointer in
-                        _ = sqlite3_bind_blob(handle, parameter + 2, pointer, Int32(track.path.length), transient)
+                entry.withTrack { track in
+                    if byPath && isLibraryFile(track) {
+                        sqlite3_bind_zeroblob(handle, parameter + 1, 0)
+                        track.path.withPlatformString { pointer in
+                            _ = sqlite3_bind_blob(handle, parameter + 2, pointer, Int32(track.path.length), transient)
+                        }
+                        sqlite3_bind_int64(handle, parameter + 3, track.id)
+                    } else {
+                        json.removeAll(keepingCapacity: true)
+                        StoredTrack(copy track).appendJSON(to: &json)
+                        json.withUnsafeBytes { bytes in
+                            _ = sqlite3_bind_blob(handle, parameter + 1, bytes.baseAddress, Int32(bytes.count), transient)
+                        }
+                        sqlite3_bind_null(handle, parameter + 2)
+                        sqlite3_bind_null(handle, parameter + 3)
                     }
-                    sqlite3_bind_int64(handle, parameter + 3, track.id)
-                } else {
-                    json.removeAll(keepingCapacity: true)
-                    StoredTrack(track).appendJSON(to: &json)
-                    json.withUnsafeBytes { bytes in
-                        _ = sqlite3_bind_blob(handle, parameter + 1, bytes.baseAddress, Int32(bytes.count), transient)
-                    }
-                    sqlite3_bind_null(handle, parameter + 2)
-                    sqlite3_bind_null(handle, parameter + 3)
                 }
-                let rowKeys = keys(entry.id)
+                let rowKeys = keys(position)
                 bind(rowKeys.queue, handle, parameter + 4)
                 bind(rowKeys.installed, handle, parameter + 5)
                 bind(rowKeys.play, handle, parameter + 6)
@@ -74,7 +75,7 @@ struct QueueEntryInserts {
 
     /// A file of the music directory (a relative path that is not a stream's URL), which
     /// the library can name again.
-    static func isLibraryFile(_ track: Track) -> Bool {
+    static func isLibraryFile(_ track: borrowing Track) -> Bool {
         !track.path.isAbsolute && !track.path.isEmpty && !track.isStream
     }
 

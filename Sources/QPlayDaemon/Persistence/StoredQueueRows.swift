@@ -64,8 +64,12 @@ struct StoredQueueRows: Sendable {
         if let newCurrent, !rowIDs.contains(newCurrent) { newIDs.insert(newCurrent) }
         if !newIDs.isEmpty {
             let entries = Self.entries(newIDs, in: state)
-            try QueueEntryInserts.insert(entries, byPath: byPath, keys: { id in
-                QueueEntryInserts.Keys(queue: queue.key(of: id), installed: installed.key(of: id), play: play.key(of: id))
+            let queueKeys = Self.keys(of: entries, changes[0].1, queue)
+            let installedKeys = Self.keys(of: entries, changes[1].1, installed)
+            let playKeys = Self.keys(of: entries, changes[2].1, play)
+            try QueueEntryInserts.insert(entries, byPath: byPath, keys: { position in
+                QueueEntryInserts.Keys(
+                    queue: queueKeys[position], installed: installedKeys[position], play: playKeys[position])
             }, db)
             rowIDs.formUnion(entries.lazy.map(\.id))
             written += entries.count
@@ -106,6 +110,16 @@ struct StoredQueueRows: Sendable {
             written += 1
         }
         return written
+    }
+
+    /// The key of each of `entries` in one list. A load's entries are the ones its change
+    /// assigned, in the same order (ascending ids appended): their keys are taken as they
+    /// come instead of looked up one by one.
+    private static func keys(of entries: [QueueEntry], _ change: OrderKeys.Change, _ list: OrderKeys) -> [Double?] {
+        if change.assigned.count == entries.count, zip(change.assigned, entries).allSatisfy({ $0.id == $1.id }) {
+            return change.assigned.map(\.key)
+        }
+        return entries.map { list.key(of: $0.id) }
     }
 
     /// The entries of `state` with the given ids (the lists and the current entry).

@@ -2,6 +2,7 @@ import Foundation
 import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
+import SystemPackage
 
 /// What a playlist holds when listed, shown or loaded: each line's path and the
 /// library's track for it (nil: the line names no track). A smart playlist's lines are
@@ -27,6 +28,15 @@ extension PlaylistStore {
         let rule = try smartRule(summary)
         let tracks = try SmartPlaylistEvaluation.tracks(of: rule, in: index)
         return PlaylistContents(paths: tracks.map(\.path.string), tracks: tracks, rule: rule)
+    }
+
+    /// The tracks a load adds, in order, and how many lines name no track.
+    func loadable(_ name: String, index: LibraryIndex) throws -> (tracks: [QPlayModel.Track], missing: Int) {
+        guard let summary = try file(of: name) else { throw PlaylistError.notFound }
+        guard summary.smart else {
+            return try index.tracksFound(paths: read(summary.name).paths.map { FilePath($0) })
+        }
+        return (try SmartPlaylistEvaluation.tracks(of: smartRule(summary), in: index), 0)
     }
 
     /// A smart playlist's stored query; a file that does not hold one is a storage

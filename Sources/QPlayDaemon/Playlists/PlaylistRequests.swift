@@ -63,9 +63,7 @@ struct PlaylistRequests {
             }
             return .empty
         case .load(let name, let position):
-            let found = try store.contents(name, index: index).tracks
-            let loading = found.compactMap { $0 }
-            let missing = found.count - loading.count
+            let (loading, missing) = try store.loadable(name, index: index)
             guard !loading.isEmpty else { return .success(PlaylistLoaded(added: 0, missing: missing, started: false)) }
             let started = try await player.perform { engine, now, at throws(EngineError) in
                 let result = try engine.add(loading, at: position, now: now, position: at)
