@@ -8,7 +8,7 @@ import Testing
 /// after the limit, and an accepted request with no answer ends at the answer timeout.
 @Suite(
     .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
-    .timeLimit(.minutes(2)), .serialized, .tags(.peer), .group(.peer))
+    .timeLimit(.minutes(3)), .serialized, .tags(.peer), .group(.peer))
 struct StreamReaderRedirectTests {
     static let script = """
         import http.server, sys, time
@@ -58,8 +58,14 @@ struct StreamReaderRedirectTests {
     }
 
     @Test func aRedirectIsFollowedAndAnEndlessChainIsRefused() async throws {
+        // The answer timeout covers the whole chain of redirects: on a machine loaded by
+        // the other peer suites (ffmpeg encoders, Icecast, MPD) six round trips to the
+        // Python server took over the radio player's 15 s once. What is tested here is
+        // the limit, so the time allowed is generous.
+        var options = StreamReaderOptions()
+        options.answerTimeout = .seconds(90)
         try await withRedirector { server, port in
-            try await withReader(StreamReaderOptions()) { reader in
+            try await withReader(options) { reader in
                 let connection = try await reader.open(URL(string: "http://127.0.0.1:\(port)/to-tone")!)
                 #expect(connection.response.url.absoluteString == server.url("/tone.mp3"))
                 #expect(connection.response.metadataInterval == 16000)
@@ -72,7 +78,8 @@ struct StreamReaderRedirectTests {
                 connection.buffer.close()
                 #expect(await pump.value == .closed)
 
-                #expect(await openError(reader, "http://127.0.0.1:\(port)/loop/0") == .tooManyRedirects)
+                let endless = await openError(reader, "http://127.0.0.1:\(port)/loop/0")
+                #expect(endless == .tooManyRedirects, "\(String(describing: endless))")
             }
         }
     }

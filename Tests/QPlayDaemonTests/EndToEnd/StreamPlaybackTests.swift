@@ -10,34 +10,6 @@ import Testing
     .enabled(if: IcecastServer.isInstalled, "needs icecast2, ffmpeg and curl (scripts/lib/packages.sh)"),
     .timeLimit(.minutes(3)), .serialized, .tags(.peer), .group(.peer))
 struct StreamPlaybackTests {
-    func withIcecastAndDaemon(arguments: [String] = [], _ body: (IcecastServer, DaemonProcess) throws -> Void) throws {
-        let server = try IcecastServer()
-        defer {
-            server.stop()
-            server.directory.remove()
-        }
-        try server.start()
-        try server.startTone(mount: "/tone.mp3", frequency: 440)
-        let music = TemporaryDirectory("qplay-streams-music")
-        defer { music.remove() }
-        try withDaemon(music: music.path.string, config: "watch = false\n", arguments: arguments, waitForLibrary: false) {
-            daemon in
-            try body(server, daemon)
-        }
-    }
-
-    /// The capture from its first sounding sample on, once it holds `seconds` of sound.
-    func sounding(_ daemon: DaemonProcess, seconds: Double) throws -> [Int16] {
-        var heard: [Int16] = []
-        try waitUntil("\(seconds) s of the stream heard", limit: 60) {
-            let captured = (try? daemon.capturedSamples()) ?? []
-            guard let first = captured.firstIndex(where: { abs($0) > 500 }) else { return false }
-            heard = Array(captured[(first - first % 2)...])
-            return Double(heard.count) >= seconds * 44100 * 2
-        }
-        return heard
-    }
-
     @Test func anMP3StreamPlaysAtItsPitchWithItsICYTitleInStatus() throws {
         try withIcecastAndDaemon { server, daemon in
             let client = try daemon.client()

@@ -118,8 +118,11 @@ extension NcmpcppPeerTests {
             try tmux.sendKeys("Right")
             try tmux.sendKeys("Down")
             try tmux.sendKeys("Delete")
-            let deleted = try tmux.waitForScreen("two tracks left") { $0.contains("Content (2 items)") && $0.contains("Item(s) deleted") }
-            #expect(!deleted.contains("Morning"), "\(kind):\n\(deleted)")
+            // ncmpcpp writes the new count before it redraws the rows: waited for whole.
+            let deleted = try tmux.waitForScreen("two tracks left") {
+                $0.contains("Content (2 items)") && $0.contains("Item(s) deleted") && !$0.contains("Morning")
+            }
+            #expect(deleted.contains("Evening"), "\(kind):\n\(deleted)")
             #expect(try peer.mpcLines("-f", "%file%", "playlist", "Café tape") == [files[0], files[2]], "\(kind)")
 
             // The cursor stays on the second row, now Evening: `m` moves it above First Long.
