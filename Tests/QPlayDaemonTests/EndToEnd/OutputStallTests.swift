@@ -9,7 +9,10 @@ import Glibc
 /// A `pipe:` output whose reader keeps the FIFO open but stops reading (a snapserver
 /// that hangs; here a `cat` held with SIGSTOP): status says the output is stalled, an
 /// `error` event names it, and playback goes on by itself once the reader reads again.
-@Suite("End to end: a stalled output", .timeLimit(.minutes(1)))
+/// In the pooled group, away from the parallel end-to-end suites: a stall is a reader
+/// that takes nothing for 500 ms, and beside them the `cat` and qplayd went without a
+/// core long enough that the tone never got going within the wait.
+@Suite("End to end: a stalled output", .timeLimit(.minutes(1)), .tags(.pooled), .group(.pooled))
 struct OutputStallTests {
     static let tone = ToneFixture(file: "stall.mp3", title: "Stall", toneHz: 440, seconds: 6, sampleRate: 44100, channels: 2)
 
