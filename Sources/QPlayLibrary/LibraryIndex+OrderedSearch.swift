@@ -23,7 +23,7 @@ extension LibraryIndex {
             }
             let ranks = try table.ranks(matching: query, listening: listening, db).map(Array.init) ?? Array(0..<table.count)
             let positions = order(ranks.map { table.rows[$0].id }).prefix(max(limit ?? ranks.count, 0))
-            return table.tracks(atRanks: positions.map { ranks[$0] }, reserving: positions.count)
+            return table.tracks(atRanks: positions.map { ranks[$0] })
         }
         return ItemCollection(tracks)
     }

@@ -65,9 +65,9 @@ public final class LibraryIndex: Sendable {
             let total = ranks?.count ?? table.count
             let wanted = min(total, max(limit ?? total, 0))
             if let ranks {
-                return table.tracks(atRanks: ranks.prefix(wanted), reserving: wanted)
+                return table.tracks(atRanks: Array(ranks.prefix(wanted)))
             }
-            return table.tracks(atRanks: 0..<wanted, reserving: wanted)
+            return table.tracks(atRanks: 0..<wanted)
         }
         if tracks.count >= Self.largeResult {
             // Building it freed scratch memory the size of the result (FTS doclists,
@@ -96,7 +96,7 @@ public final class LibraryIndex: Sendable {
             // The table when it is current (never loaded just for this: a few ids are
             // quick in SQL, and the daemon asks for them at start-up).
             if let table = try searchTable(db, loading: false) {
-                return table.tracks(atRanks: ids.compactMap { table.rank(of: $0) }, reserving: ids.count)
+                return table.tracks(atRanks: ids.compactMap { table.rank(of: $0) })
             }
             let found = try fetch(keys: Array(Set(ids)), column: "id", db)
             var byID: [TrackID: Track] = [:]
@@ -115,7 +115,7 @@ public final class LibraryIndex: Sendable {
         try pool.read { db in
             if let table = try searchTable(db, loading: false) {
                 let ranks = table.ranks(of: paths)
-                var built = table.tracks(atRanks: ranks.compactMap { $0 }, reserving: ranks.count).makeIterator()
+                var built = table.tracks(atRanks: ranks.compactMap { $0 }).makeIterator()
                 return ranks.map { $0 == nil ? nil : built.next() }
             }
             let keys = paths.map { Data(PathBytes.bytes($0)) }
@@ -135,7 +135,7 @@ public final class LibraryIndex: Sendable {
         let fromTable: (tracks: [Track], missing: Int)? = try pool.read { db in
             guard let table = try searchTable(db, loading: false) else { return nil }
             let ranks = table.ranks(of: paths).compactMap { $0 }
-            return (table.tracks(atRanks: ranks, reserving: ranks.count), paths.count - ranks.count)
+            return (table.tracks(atRanks: ranks), paths.count - ranks.count)
         }
         if let fromTable { return fromTable }
         let all = try tracks(paths: paths)

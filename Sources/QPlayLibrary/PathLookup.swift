@@ -1,3 +1,5 @@
+import Foundation
+
 /// Path → rank over the rows of a search table: an open-addressed table of ranks keyed
 /// by a hash of each row's path bytes, built once per table (`SearchTable.pathLookup`).
 /// A lookup hashes the path and compares it with the paths of the few ranks in its
@@ -41,7 +43,11 @@ struct PathLookup: Sendable {
             if tags[slot] == tag {
                 let rank = Int(stored - 1)
                 let candidate = pathOf(rank)
-                if candidate.count == path.count, candidate.elementsEqual(path) { return rank }
+                if candidate.count == path.count,
+                    path.isEmpty || memcmp(candidate.baseAddress!, path.baseAddress!, path.count) == 0
+                {
+                    return rank
+                }
             }
             slot = slot + 1 == capacity ? 0 : slot + 1
         }

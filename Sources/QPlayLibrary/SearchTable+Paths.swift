@@ -48,17 +48,31 @@ extension SearchTable {
     }
 
     /// The rank of each path (nil: the table holds no such path), its bytes read where
-    /// the path keeps them.
+    /// the path keeps them; a long list in two halves on two threads (see
+    /// `tracks(atRanks:)`).
     func ranks(of paths: [FilePath]) -> [Int?] {
         let lookup = pathLookup
-        return withPaths { pathOf in
-            paths.map { path in
-                path.withPlatformString { pointer in
-                    pointer.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
-                        lookup.rank(of: UnsafeBufferPointer(start: bytes, count: strlen(pointer)), pathOf: pathOf)
+        func find(_ paths: ArraySlice<FilePath>, into result: UnsafeMutableBufferPointer<Int?>) {
+            withPaths { pathOf in
+                for (slot, path) in zip(result.indices, paths) {
+                    let rank = path.withPlatformString { pointer in
+                        pointer.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+                            lookup.rank(of: UnsafeBufferPointer(start: bytes, count: strlen(pointer)), pathOf: pathOf)
+                        }
                     }
+                    result.initializeElement(at: slot, to: rank)
                 }
             }
+        }
+        let count = paths.count
+        return [Int?](unsafeUninitializedCapacity: count) { result, built in
+            let result = result
+            if count < Self.parallelBuild {
+                find(paths[...], into: result)
+            } else {
+                TwoHalves.run(count) { half in find(paths[half], into: UnsafeMutableBufferPointer(rebasing: result[half])) }
+            }
+            built = count
         }
     }
 }

@@ -176,7 +176,8 @@ import Testing
         #expect(fromTable.suffix(6).map { $0?.path } == [nil, nil, nil, nil, "Odd/huge.mp3", nil])
     }
 
-    /// Many paths of one folder and one length: their slots crowd, and each is still found.
+    /// Many paths of one folder and one length: their slots crowd, and each is still found
+/// (in two halves at once: more than `parallelBuild`).
     @Test func crowdedPathsAreEachFound() throws {
         let fixture = LibraryFixture()
         defer { fixture.remove() }
@@ -193,6 +194,11 @@ import Testing
         #expect(ranks.last! == nil)
         let found = try index.tracks(paths: files.map(\.track.path))
         #expect(found.map { $0?.path } == files.map(\.track.path))
+        // Built in two halves at once (past `parallelBuild`), the same tracks in the same
+        // order as one thread builds them.
+        #expect(files.count >= SearchTable.parallelBuild)
+        let shuffled = Array(0..<table.count).shuffled()
+        #expect(table.tracks(atRanks: shuffled) == table.tracks(atRanks: shuffled, reserving: shuffled.count))
     }
 
     @Test func aRescanReplacesTheTable() async throws {

@@ -5,7 +5,8 @@ import SystemPackage
 
 /// The SQLite file behind `StateStore`, in WAL mode with synchronous=NORMAL: every
 /// committed transaction survives a `kill -9` (a power cut may lose the last commits,
-/// never corrupt the file).
+/// never corrupt the file). The log is checkpointed on a connection of its own
+/// (`WALCheckpointer`), never inside a save.
 ///
 /// Tables: `queue_entry` (one row per entry the player holds: its track and its sort key
 /// in each list it belongs to), `player_settings` (one row: current entry, options,
@@ -19,6 +20,8 @@ import SystemPackage
 final class StateDatabase: Sendable {
     let path: FilePath
     private let queue: DatabaseQueue
+    /// Checkpoints the log off the writer's path (see `WALCheckpointer`).
+    private let checkpointer: WALCheckpointer
 
     /// The `player_settings.format` this build writes and reads; a higher one was
     /// written by a newer qplayd.
@@ -47,25 +50,29 @@ final class StateDatabase: Sendable {
             // read them back. The pages are handed back after a large write.
             try db.execute(sql: "PRAGMA cache_size = -16000")
         }
-        queue = try DatabaseQueue(path: path.string, configuration: configuration)
+        let queue = try DatabaseQueue(path: path.string, configuration: configuration)
         do {
-            try checkNotNewer()
+            try Self.checkNotNewer(queue)
             do {
                 try Self.migrator.migrate(queue)
             } catch {
                 // Two processes opening a new file at once both see no schema; the loser's
                 // migration rolls back, and a second look finds the winner's schema applied.
-                guard try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else { return }
-                try Self.migrator.migrate(queue)
+                if try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) {
+                    try Self.migrator.migrate(queue)
+                }
             }
-            try checkNotNewer()
+            try Self.checkNotNewer(queue)
+            checkpointer = try WALCheckpointer(path: path.string, configuration: configuration)
         } catch {
             try? queue.close()
             throw error
         }
+        self.queue = queue
+        queue.inDatabase { checkpointer.takeCheckpoints(of: $0) }
     }
 
-    private func checkNotNewer() throws {
+    private static func checkNotNewer(_ queue: DatabaseQueue) throws {
         try queue.read { db in
             guard try db.tableExists("grdb_migrations") else { return }
             if try Self.migrator.hasBeenSuperseded(db) {
@@ -274,7 +281,9 @@ final class StateDatabase: Sendable {
         try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// Closes the writer, then the checkpointer, which checkpoints the whole log.
     func close() throws {
+        defer { checkpointer.close() }
         try queue.close()
     }
 }
