@@ -528,8 +528,8 @@ def screenshot(page):
 
 
 def long_queue(page):
-    """100,000 entries: only the rows in view are in the page; the last is reached by
-    scrolling and plays when tapped."""
+    """100,000 entries: only the rows in view are in the page; a row in the middle shows
+    its own entry; the last is reached by scrolling and plays when tapped."""
     rpc("clear")
     ids = [t["id"] for t in rpc("search", {"where": []})["tracks"]]
     every = (ids * (100_000 // len(ids) + 1))[:100_000]
@@ -539,8 +539,18 @@ def long_queue(page):
     wait_for("the count", lambda: page.js("return document.getElementById('queue-count').textContent") == "(100000)",
              timeout=120)
     drawn = page.js("return document.getElementById('queue').children.length")
-    page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     entries = rpc("queue")["entries"]
+
+    # The page reads a window of entries around the rows in view: a jump to the middle
+    # shows that row's own entry once its window has come.
+    page.js("document.querySelector('#queue').parentElement.scrollIntoView(); window.scrollBy(0, 50000 * 56)")
+
+    def middle_row():
+        rows = [r for r in page.queue_rows() if r.get_attribute("aria-posinset") == "50001"]
+        return bool(rows) and rows[0].find_element(By.CSS_SELECTOR, ".t").text == entries[50000]["track"]["title"] \
+            and rows[0].get_attribute("data-entry") == str(entries[50000]["entry"])
+    wait_for("the middle row with its entry", middle_row)
+    page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
 
     # The list is drawn again by every read of the queue, so a row found may be gone
     # a moment later: found, checked and tapped again until the tap lands.

@@ -24,9 +24,9 @@ listeners.open.push(async () => {
     // index.html has sent the first connection's `subscribe` and `status` already.
     const subscribed = request("subscribe", { events: ["player", "queue", "playlists", "scan"] });
     await refreshStatus();
-    // The queue (435 KB of JSON for 1,000 entries) is asked for once the track has been
-    // painted: parsing it first would hold that frame back. A `queue` event meanwhile
-    // reads it anyway.
+    // The queue's window (up to ~330 entries, ~140 KB of JSON) is asked for once the
+    // track has been painted: parsing it first would hold that frame back. A `queue`
+    // event meanwhile reads it anyway.
     await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
     await Promise.all([subscribed, readQueue()]);
     (await later).searchAgain();

@@ -1,34 +1,63 @@
-// The queue list: every entry, only the rows in view in the page (a queue of 100,000
-// entries keeps about 30 rows), the playing one marked; a tap plays an entry, the handle
-// drags it (`move`), Alt+↑/↓ moves it from the keyboard, "Remove" removes it.
+// The queue list: only the rows in view are in the page, and only a window of entries
+// around them is read (`queue` with `start` and `count`: a queue of 100,000 entries is
+// read ~330 entries at a time, never its 44 MB whole); the playing one marked; a tap
+// plays an entry, the handle drags it (`move`), Alt+↑/↓ moves it from the keyboard,
+// "Remove" removes it.
 import { $, listeners, request, send, coalesced, clock, element, button } from "./net.js";
 import { player } from "./player.js";
 
 const ROW = 56;        // px, as .queue li in app.css
 const OVERSCAN = 6;
+const MARGIN = 150;    // entries read beyond the rows in view, on each side
 const list = () => $("queue");
-let entries = [];
+let total = 0;
+let loaded = { start: 0, entries: [] };
 let drawn = { first: -1, last: -1, key: "" };
 let drag = null;
 
+// The entry at a queue index, if the window read holds it.
+function at(index) {
+  const offset = index - loaded.start;
+  return offset >= 0 && offset < loaded.entries.length ? loaded.entries[offset] : undefined;
+}
+
+// The indexes of the rows in view, with a few more on each side.
+function inView() {
+  const rect = list().getBoundingClientRect();
+  const top = Math.max(0, -rect.top);
+  const bottom = Math.max(0, window.innerHeight - rect.top);
+  return { first: Math.max(0, Math.floor(top / ROW) - OVERSCAN), last: Math.ceil(bottom / ROW) + OVERSCAN };
+}
+
+// Reads the window around the rows in view, and with it the queue's length.
 export const readQueue = coalesced(async () => {
-  const answer = await request("queue");
-  entries = answer.entries;
-  $("queue-count").textContent = `(${entries.length})`;
-  $("queue-empty").hidden = entries.length > 0;
-  list().style.height = `${entries.length * ROW}px`;
+  const { first, last } = inView();
+  const start = Math.max(0, first - MARGIN);
+  const answer = await request("queue", { start, count: last + MARGIN - start });
+  total = answer.total;
+  loaded = { start: answer.start, entries: answer.entries };
+  $("queue-count").textContent = `(${total})`;
+  $("queue-empty").hidden = total > 0;
+  list().style.height = `${total * ROW}px`;
   redraw(true);
 });
+
+// Whether the rows in view run past the window read, or near an edge of it that is not
+// the queue's: scrolling then reads the next window before its rows are needed.
+function wantsWindow(first, last) {
+  const end = loaded.start + loaded.entries.length;
+  const near = MARGIN / 3;
+  return (loaded.start > 0 && first - loaded.start < near) || (end < total && end - last < near);
+}
 
 function redraw(force) {
   // While a row is dragged its handle stays in the page (it has the pointer); the list
   // is drawn again when the drag ends.
   if (drag) { placeDrag(); return; }
-  const rect = list().getBoundingClientRect();
-  const top = Math.max(0, -rect.top);
-  const bottom = Math.max(0, window.innerHeight - rect.top);
-  const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
-  const last = Math.min(entries.length, Math.ceil(bottom / ROW) + OVERSCAN);
+  const view = inView();
+  const first = view.first;
+  const last = Math.min(total, view.last);
+  if (wantsWindow(first, last)) readQueue();
   const status = player.status;
   const key = status ? `${status.entry}/${status.state}` : "";
   if (!force && first === drawn.first && last === drawn.last && key === drawn.key) return;
@@ -36,12 +65,14 @@ function redraw(force) {
   // The rows are made anew, so the control that has the focus is found again in its
   // entry's new row (after a move, where the entry went; after a remove, the row now in
   // its place), drawn even out of view: else Tab from a row that scrolled the list would
-  // fall back to the page's start, and Alt+↓ would move an entry once.
+  // fall back to the page's start, and Alt+↓ would move an entry once. A row whose entry
+  // is not read yet is left out until its window comes.
   const focus = focused();
   const rows = [];
-  if (focus && focus.index < first) rows.push(row(entries[focus.index], focus.index, status));
-  for (let index = first; index < last; index++) rows.push(row(entries[index], index, status));
-  if (focus && focus.index >= last) rows.push(row(entries[focus.index], focus.index, status));
+  const add = (index) => { const entry = at(index); if (entry) rows.push(row(entry, index, status)); };
+  if (focus && focus.index < first) add(focus.index);
+  for (let index = first; index < last; index++) add(index);
+  if (focus && focus.index >= last) add(focus.index);
   list().replaceChildren(...rows);
   if (focus) list().querySelector(`li[data-index="${focus.index}"] > .${focus.part}`)?.focus({ preventScroll: true });
 }
@@ -53,8 +84,9 @@ function focused() {
   if (!item || item.parentElement !== list()) return null;
   const was = Number(item.dataset.index);
   const entry = Number(item.dataset.entry);
-  let index = entries[was] && entries[was].entry === entry ? was : entries.findIndex((e) => e.entry === entry);
-  if (index < 0) index = Math.min(was, entries.length - 1);
+  const found = loaded.entries.findIndex((e) => e.entry === entry);
+  let index = at(was) && at(was).entry === entry ? was : found >= 0 ? loaded.start + found : -1;
+  if (index < 0) index = Math.min(was, total - 1);
   if (index < 0) return null;
   return { index, part: control.classList.contains("remove") ? "remove" : "entry" };
 }
@@ -66,7 +98,7 @@ function row(entry, index, status) {
   item.dataset.entry = String(entry.entry);
   item.style.top = `${index * ROW}px`;
   item.setAttribute("aria-posinset", String(index + 1));
-  item.setAttribute("aria-setsize", String(entries.length));
+  item.setAttribute("aria-setsize", String(total));
   const playing = status && status.entry === entry.entry;
   if (playing) item.setAttribute("aria-current", "true");
 
@@ -83,7 +115,7 @@ function row(entry, index, status) {
     if (!event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
     event.preventDefault();
     const to = index + (event.key === "ArrowUp" ? -1 : 1);
-    if (to >= 0 && to < entries.length) send("move", { from: index, to });
+    if (to >= 0 && to < total) send("move", { from: index, to });
   });
 
   const remove = button("✕", () => send("remove", { entry: entry.entry }), "remove");
@@ -105,7 +137,7 @@ function startDrag(event, index, item) {
     if (e.clientY < 48) window.scrollBy(0, -ROW / 2);
     else if (e.clientY > window.innerHeight - 48) window.scrollBy(0, ROW / 2);
     const rect = list().getBoundingClientRect();
-    drag.to = Math.max(0, Math.min(entries.length - 1, Math.floor((e.clientY - rect.top) / ROW)));
+    drag.to = Math.max(0, Math.min(total - 1, Math.floor((e.clientY - rect.top) / ROW)));
     placeDrag();
   };
   const end = (e) => {
