@@ -10,8 +10,9 @@ import QPlayProtocol
 extension QPlayProtocol.Track {
     init(_ track: QPlayModel.Track) {
         let figures = ListeningFigures.shared.figures(of: track.id)
+        // A URL entry's path is its URL as it was given (its `FilePath` holds `http:/host/…`).
         self.init(
-            id: track.id, path: track.path.string, title: track.title, artist: track.artist,
+            id: track.id, path: track.streamURL ?? track.path.string, title: track.title, artist: track.artist,
             album: track.album, albumArtist: track.albumArtist, track: track.trackNumber,
             disc: track.discNumber, year: track.year, genre: track.genre, duration: track.duration,
             format: track.format.rawValue, sampleRate: track.sampleRate, channels: track.channels,

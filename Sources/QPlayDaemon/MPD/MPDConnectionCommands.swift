@@ -44,8 +44,9 @@ enum MPDConnectionCommands {
         },
         // Answered by the session itself (it ends a waiting idle); listed for `commands`.
         MPDCommand("noidle") { _ in },
-        MPDCommand("urlhandlers") { _ in
-            // qplay plays files of its library only: no streams.
+        MPDCommand("urlhandlers") { call in
+            // The schemes `add` takes as streams (MPDStreamURIs).
+            for scheme in ["http://", "https://"] { call.response.field("handler", scheme) }
         },
         MPDCommand("decoders") { call in
             // The format table's rows, in its order, under their MPD plugin names: the

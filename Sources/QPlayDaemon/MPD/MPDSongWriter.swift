@@ -56,8 +56,13 @@ enum MPDSongWriter {
     }
 
     /// `file: PATH`: the path's bytes as they are when they are UTF-8 (nearly always),
-    /// else as the library shows them (invalid bytes as U+FFFD).
+    /// else as the library shows them (invalid bytes as U+FFFD); a URL entry's URL as it
+    /// was given (its `FilePath` holds `http:/host/…`).
     private static func appendPath(of track: Track, _ bytes: inout [UInt8]) {
+        if let url = track.streamURL {
+            field("file: ", url, &bytes)
+            return
+        }
         var plain = true
         track.path.withPlatformString { pointer in
             let count = strlen(pointer)

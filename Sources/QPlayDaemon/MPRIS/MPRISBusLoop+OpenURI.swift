@@ -11,7 +11,9 @@ import Glibc
 
 /// OpenUri: a `file://` URI inside the music directory joins the queue after the playing
 /// entry and plays. A file the index does not hold yet is indexed on the spot (its
-/// folder is scanned, incrementally) — a file manager's "Open with qplay".
+/// folder is scanned, incrementally) — a file manager's "Open with qplay". An `http://`
+/// or `https://` URI is a stream, as `add` with `urls` takes it (a playlist URL is
+/// fetched and adds its streams) — a browser's or a radio directory's "Open with".
 extension MPRISBusLoop {
     struct Failure: Error {
         var name: String
@@ -22,10 +24,15 @@ extension MPRISBusLoop {
         }
     }
 
+    /// The URI schemes `open` takes: MPRIS's `SupportedUriSchemes`.
+    static let uriSchemes = ["file", "http", "https"]
+
     /// Nil when it plays; else the D-Bus error to answer.
     func open(_ uri: String) -> Failure? {
+        let lowered = uri.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return openStream(uri) }
         guard let absolute = FileURI.decode(uri) else {
-            return .invalid("qplay opens file:// URIs of local files, not \(uri)")
+            return .invalid("qplay opens file://, http:// and https:// URIs, not \(uri)")
         }
         // FilePath drops a trailing `/` or `/.`, which would make `track.mp3/` the file.
         let written = uri.removingPercentEncoding ?? uri
@@ -53,28 +60,56 @@ extension MPRISBusLoop {
                     tracks = try library.index.tracks(paths: [relative]).compactMap { $0 }
                     guard !tracks.isEmpty else { return .invalid("\(path) is not a file qplay plays") }
                 }
-                let found = tracks
-                try await player.perform { engine, now, at throws(EngineError) in
-                    let after = engine.status(position: at).index.map { $0 + 1 }
-                    let added = try engine.add(found, at: after, now: now, position: at)
-                    var output = added.output
-                    if !added.started, let first = added.entries.first {
-                        output.append(try engine.jump(entry: first, now: now, position: at))
-                    }
-                    return output
-                }
-                return nil
-            } catch let error as EngineError {
-                // A full queue, said as qplay's own protocol says it.
-                let full = if case .queueFull = error { true } else { false }
-                return Failure(
-                    name: full ? "org.freedesktop.DBus.Error.LimitsExceeded" : "org.freedesktop.DBus.Error.Failed",
-                    message: "cannot open \(path): \(ProtocolError(error).message)")
+                return await Self.play(tracks, on: player, naming: path.string)
             } catch {
                 return Failure(name: "org.freedesktop.DBus.Error.Failed", message: "cannot open \(path): \(error)")
             }
         }
         if let outcome { log.notice("MPRIS OpenUri \(uri): \(outcome.message)") }
         return outcome
+    }
+
+    /// A stream URL (or a playlist URL's streams) joins the queue after the playing entry
+    /// and plays; the stream is contacted when it plays, and one that cannot be reached
+    /// is skipped with its reason then, as any entry.
+    private func openStream(_ uri: String) -> Failure? {
+        let player = self.player
+        let outcome = BlockingAwait.run { () async -> Failure? in
+            do throws(ProtocolError) {
+                let tracks = try await StreamEntries.tracks(for: .urls([uri])) ?? []
+                return await Self.play(tracks, on: player, naming: uri)
+            } catch {
+                return Failure(
+                    name: error.code == .badRequest ? "org.freedesktop.DBus.Error.InvalidArgs" : "org.freedesktop.DBus.Error.Failed",
+                    message: "cannot open \(uri): \(error.message)")
+            }
+        }
+        if let outcome { log.notice("MPRIS OpenUri \(uri): \(outcome.message)") }
+        return outcome
+    }
+
+    /// Adds `tracks` after the playing entry and jumps to the first (an empty queue
+    /// simply starts with them). Nil when it plays; else the D-Bus error.
+    private static func play(
+        _ tracks: [QPlayModel.Track], on player: PlayerService, naming name: String
+    ) async -> Failure? {
+        do throws(EngineError) {
+            try await player.perform { engine, now, at throws(EngineError) in
+                let after = engine.status(position: at).index.map { $0 + 1 }
+                let added = try engine.add(tracks, at: after, now: now, position: at)
+                var output = added.output
+                if !added.started, let first = added.entries.first {
+                    output.append(try engine.jump(entry: first, now: now, position: at))
+                }
+                return output
+            }
+            return nil
+        } catch {
+            // A full queue, said as qplay's own protocol says it.
+            let full = if case .queueFull = error { true } else { false }
+            return Failure(
+                name: full ? "org.freedesktop.DBus.Error.LimitsExceeded" : "org.freedesktop.DBus.Error.Failed",
+                message: "cannot open \(name): \(ProtocolError(error).message)")
+        }
     }
 }

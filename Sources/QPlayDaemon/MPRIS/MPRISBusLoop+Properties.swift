@@ -23,7 +23,9 @@ extension MPRISBusLoop {
             switch property {
             case "CanQuit", "CanRaise", "HasTrackList": return qplay_mpris_append_bool(reply, 0)
             case "Identity", "DesktopEntry": return qplay_mpris_append_string(reply, "qplay")
-            case "SupportedUriSchemes": return qplay_mpris_append_string_list(reply, "file", Self.listSeparator)
+            case "SupportedUriSchemes":
+                return qplay_mpris_append_string_list(
+                    reply, Self.uriSchemes.joined(separator: "\u{1F}"), Self.listSeparator)
             case "SupportedMimeTypes":
                 return qplay_mpris_append_string_list(
                     reply, Self.mimeTypes.joined(separator: "\u{1F}"), Self.listSeparator)

@@ -149,7 +149,7 @@ struct MPRISTests {
         #expect(xml.contains("SetPosition(in  o TrackId,"), "\(xml)")
         #expect(xml.contains("readonly as SupportedUriSchemes"))
         #expect(try gdbus.get("org.mpris.MediaPlayer2", "Identity") == "(<'qplay'>,)")
-        #expect(try gdbus.get("org.mpris.MediaPlayer2", "SupportedUriSchemes") == "(<['file']>,)")
+        #expect(try gdbus.get("org.mpris.MediaPlayer2", "SupportedUriSchemes") == "(<['file', 'http', 'https']>,)")
         let mimeTypes = AudioFileFormat.allMimeTypes.map { "'\($0)'" }.joined(separator: ", ")
         #expect(try gdbus.get("org.mpris.MediaPlayer2", "SupportedMimeTypes") == "(<[\(mimeTypes)]>,)")
         #expect(try gdbus.get("org.mpris.MediaPlayer2.Player", "CanGoNext") == "(<false>,)")
@@ -206,12 +206,25 @@ struct MPRISTests {
         #expect(status["index"] as? Int == 1, "after the entry that was playing")
         try expectTone(tones: [988], 0, daemon)
 
-        // Outside the music directory, another scheme, a missing file: D-Bus errors.
-        for bad in ["file:///etc/passwd", "http://example.invalid/x.mp3", "file://" + music.appending("gone.mp3").string] {
+        // Outside the music directory, another scheme, a missing file, a playlist URL that
+        // cannot be fetched: D-Bus errors.
+        for bad in [
+            "file:///etc/passwd", "ftp://example.invalid/x.mp3", "file://" + music.appending("gone.mp3").string,
+            "http://127.0.0.1:9/radio.m3u",
+        ] {
             let refused = try gdbus.call("org.mpris.MediaPlayer2.Player.OpenUri", bad)
             #expect(refused.status != 0, "\(bad): \(refused)")
         }
         #expect(title(try daemon.qplayJSON("status")) == "Late Arrival", "nothing else changed")
+
+        // A stream URL joins after the playing entry, as `add` with `urls` adds it (its
+        // path on the wire is the URL as given), and plays: contacted then (nothing listens
+        // on port 9), it is skipped with its reason.
+        let stream = "http://127.0.0.1:9/radio.mp3"
+        let streamed = try gdbus.call("org.mpris.MediaPlayer2.Player.OpenUri", stream)
+        #expect(streamed.status == 0, "\(streamed)")
+        let entries = try #require(try daemon.qplayJSON("queue")["entries"] as? [[String: Any]])
+        #expect(entries.count > 2 && (entries[2]["track"] as? [String: Any])?["path"] as? String == stream, "\(entries)")
         #expect(daemon.isRunning)
     }
 
