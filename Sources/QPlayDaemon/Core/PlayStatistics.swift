@@ -43,6 +43,8 @@ struct PlayStatistics: CoreEventSubscriber {
             guard try ListeningKeys(store: store, index: index).attach() else { return }
             ListeningFigures.shared.replace(with: try store.trackFigures())
             await player.reloadResumePoints(try BookmarkService.storedResumePoints(store: store, index: index))
+        } catch is StateDatabase.Closed {
+            // qplayd is stopping: the state database took its last write (nothing to report).
         } catch {
             log.error("could not move play counts and ratings to their files' new track ids: \(error)")
         }
@@ -55,6 +57,8 @@ struct PlayStatistics: CoreEventSubscriber {
             let now = Date().timeIntervalSince1970
             try store.recordAdded(tracks: tracks, at: now)
             ListeningFigures.shared.recordAdded(tracks, at: now)
+        } catch is StateDatabase.Closed {
+            // qplayd is stopping: the state database took its last write (nothing to report).
         } catch {
             log.error("could not record when new tracks were added: \(error)")
         }

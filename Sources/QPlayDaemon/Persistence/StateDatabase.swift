@@ -22,6 +22,9 @@ final class StateDatabase: Sendable {
     private let queue: DatabaseQueue
     /// Checkpoints the log off the writer's path (see `WALCheckpointer`).
     private let checkpointer: WALCheckpointer
+    private let lock = NSLock()
+    /// Set by `close()`, under `lock`.
+    nonisolated(unsafe) private var isClosed = false
 
     /// The `player_settings.format` this build writes and reads; a higher one was
     /// written by a newer qplayd.
@@ -248,7 +251,7 @@ final class StateDatabase: Sendable {
 
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.write(body)
+        try whileOpen { try queue.write(body) }
     }
 
     static func writePosition(_ position: SavedPosition, _ db: Database) throws {
@@ -262,28 +265,49 @@ final class StateDatabase: Sendable {
     }
 
     func writePosition(_ position: SavedPosition) throws {
-        try queue.write { db in try Self.writePosition(position, db) }
+        try whileOpen { try queue.write { db in try Self.writePosition(position, db) } }
     }
 
     // MARK: Reading
 
     /// Frees the page cache (SQLite's `sqlite3_db_release_memory`).
     func releaseMemory() {
-        queue.releaseMemory()
+        try? whileOpen { queue.releaseMemory() }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.read(body)
+        try whileOpen { try queue.read(body) }
     }
 
     /// SQLite's own consistency check: `["ok"]` for a sound file.
     func integrityCheck() throws -> [String] {
-        try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        try whileOpen { try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } }
     }
 
-    /// Closes the writer, then the checkpointer, which checkpoints the whole log.
+    /// The database was closed (qplayd is stopping): a task still running then — a scan's
+    /// follow-up, a frontend's last request — gets this error instead of a closed
+    /// connection, which GRDB does not survive.
+    struct Closed: Error, CustomStringConvertible {
+        var description: String { "the state database is closed (qplayd is stopping)" }
+    }
+
+    /// Runs `body` while the database is open. Every use and the close take one lock, so
+    /// none starts on a closed connection; the connection serializes them anyway.
+    private func whileOpen<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed else { throw Closed() }
+        return try body()
+    }
+
+    /// Closes the writer (after any use under way), then the checkpointer, which
+    /// checkpoints the whole log. Later uses throw `Closed`.
     func close() throws {
         defer { checkpointer.close() }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
         try queue.close()
     }
 }
