@@ -6,7 +6,7 @@ import PackageDescription
 //   QPlayModel, QPlayProtocol, QPlayMPD, QPlayStreams: none of ours
 //   QPlayAudio: its C bindings (CMPG123 … CSoxr), QPlayModel
 //   QPlayLibrary: CTagLib, QPlayModel        QPlayEngine: QPlayModel (not the library)
-//   QPlayStreamInput: QPlayStreams and async-http-client (NIO's TLS; the daemon's URL entries)
+//   QPlayStreamInput: QPlayStreams and CCurl (libcurl; the daemon's URL entries)
 //   QPlayDaemon: all of the above, CSDBus (sd-bus, for the MPRIS frontend) and Hummingbird
 //   (the web remote)
 //   qplayd: QPlayDaemon (and QPlayAudio, QPlayLibrary, QPlayModel)     qplay: QPlayProtocol
@@ -58,9 +58,6 @@ let package = Package(
         // The web remote's HTTP server and its WebSocket (the page speaks protocol v1 at /ws).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        // Internet radio's HTTP(S) reads (QPlayStreamInput).
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // C bindings
@@ -93,6 +90,11 @@ let package = Package(
         .target(
             name: "CSDBus", path: "Sources/CSDBus",
             linkerSettings: [.linkedLibrary("systemd")]),
+        // Typed calls into libcurl (curl_easy_setopt and curl_easy_getinfo are variadic)
+        // and its multi loop, which another thread can wake: internet radio's reads.
+        .target(
+            name: "CCurl", path: "Sources/CCurl",
+            linkerSettings: [.linkedLibrary("curl")]),
         .target(
             name: "CTagLib", path: "Sources/CTagLib",
             cxxSettings: fuzzInstrumentedC,
@@ -147,19 +149,12 @@ let package = Package(
             name: "QPlayStreams",
             dependencies: [],
             swiftSettings: fuzzInstrumented + fuzzOptimized),
-        // Stream input: internet radio read over HTTP(S) by async-http-client into a
-        // bounded buffer, ICY metadata split off. A module of its own: the pure parts
-        // stay cheap to fuzz, and only what reads the network links NIO's TLS.
+        // Stream input: internet radio read over HTTP(S) by libcurl into a bounded
+        // buffer, ICY metadata split off. A module of its own: the pure parts stay cheap
+        // to fuzz, and only what reads the network links libcurl.
         .target(
             name: "QPlayStreamInput",
-            dependencies: [
-                "QPlayStreams",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]),
+            dependencies: ["QPlayStreams", "CCurl"]),
         // Daemon: socket server, command dispatch, persistence, configuration
         .target(
             name: "QPlayDaemon",

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The bytes between the network and the decoder: a ring of fixed capacity. The network
@@ -21,8 +22,21 @@ public final class StreamBuffer: Sendable {
         var consumed = 0
         var end: StreamReadError?
         var closed = false
-        var writer: CheckedContinuation<Void, Never>?
+        var writer: Writer?
         var reader: CheckedContinuation<Void, Never>?
+
+        /// Who waits for room: a task, or a thread (the network reader's).
+        enum Writer {
+            case task(CheckedContinuation<Void, Never>)
+            case thread(DispatchSemaphore)
+
+            func wake() {
+                switch self {
+                case .task(let continuation): continuation.resume()
+                case .thread(let semaphore): semaphore.signal()
+                }
+            }
+        }
 
         /// `taken` bytes left the ring from `head`: a writer waiting for room goes on.
         mutating func consume(_ taken: Int, capacity: Int) {
@@ -31,7 +45,7 @@ public final class StreamBuffer: Sendable {
             consumed += taken
             if let writer {
                 self.writer = nil
-                writer.resume()
+                writer.wake()
             }
         }
     }
@@ -55,24 +69,7 @@ public final class StreamBuffer: Sendable {
     public func write(_ bytes: ArraySlice<UInt8>) async -> Bool {
         var rest = bytes
         while !rest.isEmpty {
-            let copied = state.withLock { state -> Int? in
-                guard !state.closed else { return nil }
-                let room = capacity - state.count
-                let taken = min(room, rest.count)
-                var tail = (state.head + state.count) % capacity
-                for byte in rest.prefix(taken) {
-                    state.storage[tail] = byte
-                    tail = tail + 1 == capacity ? 0 : tail + 1
-                }
-                state.count += taken
-                state.written += taken
-                if taken > 0, let reader = state.reader {
-                    state.reader = nil
-                    reader.resume()
-                }
-                return taken
-            }
-            guard let copied else { return false }
+            guard let copied = copyIn(rest) else { return false }
             rest = rest.dropFirst(copied)
             // What did not fit waits for the consumer (the ring is full now).
             if !rest.isEmpty {
@@ -81,6 +78,47 @@ public final class StreamBuffer: Sendable {
             }
         }
         return true
+    }
+
+    /// `write` for a thread of its own: blocks it while the ring is full. `room` is
+    /// signalled when there is room; whoever makes `stop` true signals it too. False
+    /// when the consumer closed the buffer or `stop` said so.
+    public func write(_ bytes: ArraySlice<UInt8>, blocking room: DispatchSemaphore, stop: () -> Bool) -> Bool {
+        var rest = bytes
+        while !rest.isEmpty {
+            guard !stop(), let copied = copyIn(rest) else { return false }
+            rest = rest.dropFirst(copied)
+            if !rest.isEmpty {
+                let waits = state.withLock { state -> Bool in
+                    guard state.count == capacity, !state.closed else { return false }
+                    state.writer = .thread(room)
+                    return true
+                }
+                if waits { room.wait() }
+            }
+        }
+        return true
+    }
+
+    /// Copies what fits of `bytes` into the ring; nil when the buffer is closed.
+    private func copyIn(_ bytes: ArraySlice<UInt8>) -> Int? {
+        state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            let room = capacity - state.count
+            let taken = min(room, bytes.count)
+            var tail = (state.head + state.count) % capacity
+            for byte in bytes.prefix(taken) {
+                state.storage[tail] = byte
+                tail = tail + 1 == capacity ? 0 : tail + 1
+            }
+            state.count += taken
+            state.written += taken
+            if taken > 0, let reader = state.reader {
+                state.reader = nil
+                reader.resume()
+            }
+            return taken
+        }
     }
 
     /// Up to `maximum` bytes if any are buffered; never waits.
@@ -145,7 +183,7 @@ public final class StreamBuffer: Sendable {
         state.withLock { state in
             state.closed = true
             state.count = 0
-            state.writer?.resume()
+            state.writer?.wake()
             state.writer = nil
         }
     }
@@ -157,13 +195,13 @@ public final class StreamBuffer: Sendable {
                     if state.count < capacity || state.closed || Task.isCancelled {
                         continuation.resume()
                     } else {
-                        state.writer = continuation
+                        state.writer = .task(continuation)
                     }
                 }
             }
         } onCancel: {
             state.withLock { state in
-                state.writer?.resume()
+                state.writer?.wake()
                 state.writer = nil
             }
         }

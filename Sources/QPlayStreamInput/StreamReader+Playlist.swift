@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import FoundationEssentials
-import NIOCore
 import QPlayStreams
 
 extension StreamReader {
@@ -9,19 +7,12 @@ extension StreamReader {
     /// timeouts as for a stream.
     public func fetchPlaylist(_ url: URL) async throws(StreamReadError) -> (body: [UInt8], url: URL) {
         guard case .success(let url) = StreamURL.check(url) else { throw .badURL(url.absoluteString) }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: "qplay")
-        do {
-            let response = try await client.execute(request, timeout: TimeAmount(options.answerTimeout))
-            guard (200..<300).contains(response.status.code) else {
-                throw StreamReadError.httpStatus(Int(response.status.code), response.status.reasonPhrase)
-            }
-            let body = try await response.body.collect(upTo: StreamPlaylist.maximumBytes)
-            return (Array(body.readableBytesView), response.url ?? url)
-        } catch let error as StreamReadError {
-            throw error
-        } catch {
-            throw Self.classify(error, connectTimeout: options.connectTimeout)
-        }
+        let transfer = try CurlTransfer(
+            url: url, icyMetadata: false, options: options, sink: .collect(limit: StreamPlaylist.maximumBytes))
+        transfer.start()
+        let head = try await Self.checkedHead(transfer)
+        let end = await transfer.pump()
+        guard end == .ended else { throw end }
+        return (transfer.collected, URL(string: head.url) ?? url)
     }
 }

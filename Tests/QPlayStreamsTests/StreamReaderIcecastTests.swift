@@ -86,8 +86,9 @@ struct StreamReaderIcecastTests {
         try await withIcecast(tone: nil) { server in
             try await withReader { reader in
                 let error = await openError(reader, server.url("/nothing-here.mp3"))
-                #expect(error == .httpStatus(404, "Not Found"))
-                #expect(error?.description == "the server answered 404 Not Found")
+                // The reason as the server words it (Icecast's own).
+                #expect(error == .httpStatus(404, "File Not Found"))
+                #expect(error?.description == "the server answered 404 File Not Found")
             }
         }
     }
