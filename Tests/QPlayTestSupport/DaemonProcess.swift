@@ -148,7 +148,10 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// The captured output so far, as interleaved S16LE stereo at 44.1 kHz.
+    /// Empty until the output first opens the device (ALSA's file PCM makes the capture
+    /// file then, which on a loaded machine can be after a test's first look).
     public func capturedSamples() throws -> [Int16] {
+        guard FileManager.default.fileExists(atPath: capturePath) else { return [] }
         let bytes = try TemporaryDirectory.read(.init(capturePath))
         return stride(from: 0, to: bytes.count - 1, by: 2).map {
             Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
