@@ -106,10 +106,12 @@ class Page:
         self.wait_connected()
 
     def wait_connected(self, timeout=WAIT):
+        # Null-safe: right after a sign-in the browser may still show the login form.
         wait_for("the page's connection", lambda: self.js(
-            "return document.getElementById('connection').classList.contains('ok')"), timeout)
+            "const c = document.getElementById('connection'); return !!c && c.classList.contains('ok')"), timeout)
         # The first reads after the greeting: status and queue are on the page.
-        wait_for("the first status", lambda: self.js("return document.getElementById('volume').value !== ''"))
+        wait_for("the first status", lambda: self.js(
+            "const v = document.getElementById('volume'); return !!v && v.value !== ''"))
 
     def js(self, script, *arguments):
         return self.driver.execute_script(script, *arguments)
