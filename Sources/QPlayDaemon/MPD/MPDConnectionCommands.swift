@@ -1,5 +1,6 @@
 import QPlayModel
 import QPlayMPD
+import QPlayStreams
 
 /// Commands about the connection itself and what the server knows: password, tagtypes,
 /// idle, the command lists, handlers and decoders.
@@ -46,7 +47,7 @@ enum MPDConnectionCommands {
         MPDCommand("noidle") { _ in },
         MPDCommand("urlhandlers") { call in
             // The schemes `add` takes as streams (MPDStreamURIs).
-            for scheme in ["http://", "https://"] { call.response.field("handler", scheme) }
+            for scheme in StreamURL.schemes { call.response.field("handler", scheme + "://") }
         },
         MPDCommand("decoders") { call in
             // The format table's rows, in its order, under their MPD plugin names: the

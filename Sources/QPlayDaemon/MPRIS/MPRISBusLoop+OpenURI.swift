@@ -3,6 +3,7 @@ import QPlayEngine
 import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
+import QPlayStreams
 import SystemPackage
 
 #if canImport(Glibc)
@@ -25,12 +26,11 @@ extension MPRISBusLoop {
     }
 
     /// The URI schemes `open` takes: MPRIS's `SupportedUriSchemes`.
-    static let uriSchemes = ["file", "http", "https"]
+    static let uriSchemes = ["file"] + StreamURL.schemes
 
     /// Nil when it plays; else the D-Bus error to answer.
     func open(_ uri: String) -> Failure? {
-        let lowered = uri.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return openStream(uri) }
+        if StreamURL.isStreamURI(uri) { return openStream(uri) }
         guard let absolute = FileURI.decode(uri) else {
             return .invalid("qplay opens file://, http:// and https:// URIs, not \(uri)")
         }
