@@ -254,26 +254,3 @@ private struct TruthMusic {
 
     func remove() { directory.remove() }
 }
-
-/// Busy loops on the machine's cores for as long as a test runs (killed at its end).
-private final class CPUHogs {
-    private let processes: [SpawnedProcess]
-
-    init(count: Int) throws {
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { close(null) }
-        processes = try (0..<count).map { _ in
-            try SpawnedProcess(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", "while :; do :; done"], stdout: null, stderr: null)
-        }
-    }
-
-    func stop() {
-        for process in processes {
-            process.signal(SIGKILL)
-            _ = process.wait()
-        }
-    }
-
-    deinit { stop() }
-}

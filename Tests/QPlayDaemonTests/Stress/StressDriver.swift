@@ -90,14 +90,14 @@ final class StressRun {
     func run(fixtureSource: String) -> SeedResult {
         let started = monotonicSeconds()
         let music = TemporaryDirectory("qplay-stress-music")
-        var hogs: [SpawnedProcess] = []
+        var hogs: CPUHogs?
         do {
             files = try FixtureFiles(directory: music.path.string, fixtures: fixtures, goodCopiesIn: fixtureSource)
             daemon = DaemonProcess(music: music.path.string)
             try daemon.start()
             try daemon.waitForLibrary()
             if options.hogs {
-                for _ in 0..<2 { hogs.append(try Self.hog()) }
+                hogs = try CPUHogs(count: 2)
             }
             main = try StressConnection(path: daemon.socketPath)
             other = try StressConnection(path: daemon.socketPath)
@@ -116,10 +116,7 @@ final class StressRun {
         }
         // Every way out of the run passes here (failures are caught above), so the busy
         // loops never outlive it.
-        for hog in hogs {
-            hog.signal(SIGKILL)
-            hog.wait()
-        }
+        hogs?.stop()
         main?.close()
         other?.close()
         daemon?.kill9()
@@ -134,13 +131,6 @@ final class StressRun {
         outcome.predicted = model.predictedChanges
         outcome.seconds = monotonicSeconds() - started
         return outcome
-    }
-
-    private static func hog() throws -> SpawnedProcess {
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { close(null) }
-        return try SpawnedProcess(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "while :; do :; done"], stdout: null, stderr: null)
     }
 
     private func fail(_ failure: StressFailure) {

@@ -3,7 +3,7 @@ import QPlayTestSupport
 import Testing
 
 /// The sweep's settings, from the environment so that `scripts/soak` and a replay use the
-/// same test: `QPLAY_STRESS_SECONDS` (wall time for the whole sweep, default 60: seeds
+/// same test: `QPLAY_STRESS_SECONDS` (wall time for the whole sweep, default 75: seeds
 /// 1 to 3 in CI, the second beside two busy loops; `scripts/soak` for longer),
 /// `QPLAY_STRESS_SEED` (the first seed, default 1), `QPLAY_STRESS_SEEDS` (at most this
 /// many seeds; 1 replays one), `QPLAY_STRESS_STEPS` (steps per seed, default 60),
@@ -12,7 +12,7 @@ import Testing
 enum StressConfiguration {
     static let environment = ProcessInfo.processInfo.environment
 
-    static let seconds = environment["QPLAY_STRESS_SECONDS"].flatMap(Double.init) ?? 60
+    static let seconds = environment["QPLAY_STRESS_SECONDS"].flatMap(Double.init) ?? 75
     static let firstSeed = environment["QPLAY_STRESS_SEED"].flatMap { UInt64($0) } ?? 1
     static let maximumSeeds = environment["QPLAY_STRESS_SEEDS"].flatMap { Int($0) } ?? .max
     static let steps = environment["QPLAY_STRESS_STEPS"].flatMap { Int($0) } ?? 60
