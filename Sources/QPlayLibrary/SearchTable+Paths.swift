@@ -67,10 +67,8 @@ extension SearchTable {
         let count = paths.count
         return [Int?](unsafeUninitializedCapacity: count) { result, built in
             let result = result
-            if count < Self.parallelBuild {
-                find(paths[...], into: result)
-            } else {
-                TwoHalves.run(count) { half in find(paths[half], into: UnsafeMutableBufferPointer(rebasing: result[half])) }
+            TwoHalves.run(count, from: Self.parallelBuild) { half in
+                find(paths[half], into: UnsafeMutableBufferPointer(rebasing: result[half]))
             }
             built = count
         }

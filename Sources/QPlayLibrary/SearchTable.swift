@@ -131,10 +131,9 @@ final class SearchTable: Sendable {
     /// allocations and their page faults).
     func tracks(atRanks ranks: some RandomAccessCollection<Int>) -> [Track] {
         let count = ranks.count
-        guard count >= Self.parallelBuild else { return tracks(atRanks: ranks, reserving: count) }
         return [Track](unsafeUninitializedCapacity: count) { result, built in
             let result = result
-            TwoHalves.run(count) { half in
+            TwoHalves.run(count, from: Self.parallelBuild) { half in
                 let start = ranks.index(ranks.startIndex, offsetBy: half.lowerBound)
                 let end = ranks.index(ranks.startIndex, offsetBy: half.upperBound)
                 _ = build(ranks[start..<end], into: UnsafeMutableBufferPointer(rebasing: result[half]))

@@ -4,8 +4,10 @@ import Foundation
 /// runs on have two or more): each half writes only its own part of a result.
 enum TwoHalves {
     /// Calls `body` with `0..<count / 2` and `count / 2..<count` on two threads and
-    /// returns when both are done.
-    static func run(_ count: Int, _ body: (Range<Int>) -> Void) {
+    /// returns when both are done; below `threshold`, with `0..<count` on the calling
+    /// thread (handing half to another costs more than it saves).
+    static func run(_ count: Int, from threshold: Int, _ body: (Range<Int>) -> Void) {
+        guard count >= threshold else { return body(0..<count) }
         withoutActuallyEscaping(body) { body in
             // `body` only writes disjoint halves of what it captures.
             let shared = Unchecked(body: body)
