@@ -16,12 +16,6 @@ struct qplay_curl_transfer {
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-_Static_assert(QPLAY_CURLE_COULDNT_CONNECT == CURLE_COULDNT_CONNECT, "libcurl's codes");
-_Static_assert(QPLAY_CURLE_TOO_MANY_REDIRECTS == CURLE_TOO_MANY_REDIRECTS, "libcurl's codes");
-_Static_assert(QPLAY_CURLE_PEER_FAILED_VERIFICATION == CURLE_PEER_FAILED_VERIFICATION, "libcurl's codes");
-_Static_assert(QPLAY_CURLE_GOT_NOTHING == CURLE_GOT_NOTHING, "libcurl's codes");
-_Static_assert(QPLAY_CURLE_OPERATION_TIMEDOUT == CURLE_OPERATION_TIMEDOUT, "libcurl's codes");
-
 static int on_progress(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
     (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
     qplay_curl_transfer *transfer = context;

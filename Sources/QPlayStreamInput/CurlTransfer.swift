@@ -155,7 +155,7 @@ final class CurlTransfer: Sendable {
         // Bytes, not characters: "\r\n" is one Character.
         while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes.removeLast() }
         let line = Substring(decoding: bytes, as: UTF8.self)
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Head, StreamReadError>, Never>? in
+        let ready = state.withLock { state -> (CheckedContinuation<Result<Head, StreamReadError>, Never>?, Head)? in
             if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
                 // A status line starts a response: a redirect's, or the next one.
                 let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
@@ -184,9 +184,9 @@ final class CurlTransfer: Sendable {
                 state.demultiplexer = ICYDemultiplexer(interval: interval)
             }
             defer { state.headWaiter = nil }
-            return state.headWaiter
+            return (state.headWaiter, head)
         }
-        waiter?.resume(returning: .success(state.withLock { $0.head! }))
+        if let (waiter, head) = ready { waiter?.resume(returning: .success(head)) }
         return length
     }
 
@@ -280,18 +280,17 @@ final class CurlTransfer: Sendable {
 
     /// libcurl's result as a person is told it.
     static func reason(code: Int, message: String, connectTimeout: Duration, answered: Bool) -> StreamReadError {
-        switch code {
-        case Int(QPLAY_CURLE_OK), Int(QPLAY_CURLE_PARTIAL_FILE):
+        switch CURLcode(rawValue: UInt32(code)) {
+        case CURLE_OK, CURLE_PARTIAL_FILE:
             return .ended
-        case Int(QPLAY_CURLE_COULDNT_CONNECT), Int(QPLAY_CURLE_COULDNT_RESOLVE_HOST),
-            Int(QPLAY_CURLE_COULDNT_RESOLVE_PROXY):
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .unreachable(message)
-        case Int(QPLAY_CURLE_OPERATION_TIMEDOUT):
+        case CURLE_OPERATION_TIMEDOUT:
             // Only the connect timeout is set: the others are the transfer's own checks.
             return .unreachable("no connection within \(connectTimeout.components.seconds) s")
-        case Int(QPLAY_CURLE_TOO_MANY_REDIRECTS):
+        case CURLE_TOO_MANY_REDIRECTS:
             return .tooManyRedirects
-        case Int(QPLAY_CURLE_GOT_NOTHING) where answered:
+        case CURLE_GOT_NOTHING where answered:
             return .ended
         default:
             if qplay_curl_is_tls_error(Int32(code)) != 0 { return .tls(message) }

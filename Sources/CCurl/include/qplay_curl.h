@@ -1,6 +1,7 @@
 #ifndef QPLAY_CURL_H
 #define QPLAY_CURL_H
 
+#include <curl/curl.h>
 #include <stddef.h>
 
 /// One HTTP(S) GET through libcurl, driven by its multi interface so that another
@@ -21,7 +22,8 @@ qplay_curl_transfer *qplay_curl_transfer_new(
     const char *url, int icy_metadata, long connect_timeout_ms, long max_redirects, void *context,
     qplay_curl_data_callback on_header, qplay_curl_data_callback on_body, qplay_curl_tick_callback on_tick);
 
-/// Runs the transfer to its end on the calling thread; returns libcurl's CURLcode.
+/// Runs the transfer to its end on the calling thread; returns libcurl's CURLcode
+/// (its `CURLE_…` constants import into Swift).
 int qplay_curl_transfer_run(qplay_curl_transfer *transfer, int poll_ms);
 
 /// Makes a running `qplay_curl_transfer_run` turn its loop now (safe from any thread).
@@ -37,22 +39,6 @@ const char *qplay_curl_transfer_url(qplay_curl_transfer *transfer);
 const char *qplay_curl_transfer_error(qplay_curl_transfer *transfer, int code);
 
 void qplay_curl_transfer_free(qplay_curl_transfer *transfer);
-
-/// libcurl's result codes that the reader tells apart.
-enum {
-    QPLAY_CURLE_OK = 0,
-    QPLAY_CURLE_UNSUPPORTED_PROTOCOL = 1,
-    QPLAY_CURLE_URL_MALFORMAT = 3,
-    QPLAY_CURLE_COULDNT_RESOLVE_PROXY = 5,
-    QPLAY_CURLE_COULDNT_RESOLVE_HOST = 6,
-    QPLAY_CURLE_COULDNT_CONNECT = 7,
-    QPLAY_CURLE_PARTIAL_FILE = 18,
-    QPLAY_CURLE_OPERATION_TIMEDOUT = 28,
-    QPLAY_CURLE_SSL_CONNECT_ERROR = 35,
-    QPLAY_CURLE_TOO_MANY_REDIRECTS = 47,
-    QPLAY_CURLE_GOT_NOTHING = 52,
-    QPLAY_CURLE_PEER_FAILED_VERIFICATION = 60,
-};
 
 /// Whether `code` is a TLS failure (handshake, certificate, CA file, …).
 int qplay_curl_is_tls_error(int code);
