@@ -89,9 +89,12 @@ public final class AudioPlayer: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// `makeOutput` is called once, on the audio thread, so the output is created where
-    /// it lives.
+    /// it lives; so is `makeFollowers`, the outputs after the first: each is handed a copy
+    /// of what the first takes and plays it on a thread of its own, never holding the
+    /// first back (`FollowingOutput`).
     public init(
-        makeOutput: @escaping @Sendable () -> any AudioOutput, decoders: DecoderRegistry = .standard,
+        makeOutput: @escaping @Sendable () -> any AudioOutput,
+        makeFollowers: @escaping @Sendable () -> [any AudioOutput] = { [] }, decoders: DecoderRegistry = .standard,
         tuning: PlaybackTuning = .init()
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: AudioEvent.self, bufferingPolicy: .unbounded)
@@ -106,7 +109,10 @@ public final class AudioPlayer: Sendable {
             // before `start`, stays Foundation's own): top -H, /proc and the engine
             // bench's per-thread figures tell the audio thread apart.
             Thread.current.name = "qplay-audio"
-            PlaybackLoop(channel: channel, makeOutput: makeOutput, decoders: decoders, tuning: tuning).run()
+            PlaybackLoop(
+                channel: channel, makeOutput: makeOutput, makeFollowers: makeFollowers, decoders: decoders,
+                tuning: tuning
+            ).run()
             continuation.finish()
             levelContinuation.finish()
             stopped.signal()
@@ -166,7 +172,6 @@ public final class AudioPlayer: Sendable {
     @discardableResult
     public func shutdown(limit: Duration = .seconds(2)) -> Bool {
         guard channel.requestShutdown() else { return true }
-        let milliseconds = Int(limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
-        return stopped.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
+        return stopped.wait(timeout: limit.fromNow) == .success
     }
 }

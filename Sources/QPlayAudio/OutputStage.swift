@@ -24,6 +24,11 @@ final class OutputStage {
     let device: any AudioOutput
     /// The device's name, read once: the snapshot carries it with every publish.
     let name: String
+    /// The outputs after the first, handed a copy of each write.
+    let followers: [FollowingOutput]
+    /// The format every output takes, when one of them takes only one: decoders convert
+    /// to it.
+    let requiredFormat: AudioFormat?
     private let channel: PlaybackChannel
     private let tuning: PlaybackTuning
 
@@ -47,9 +52,11 @@ final class OutputStage {
     /// `watchForStall`.
     private var stallWatch: (delay: Int, since: ContinuousClock.Instant)?
 
-    init(device: any AudioOutput, channel: PlaybackChannel, tuning: PlaybackTuning) {
+    init(device: any AudioOutput, followers: [any AudioOutput] = [], channel: PlaybackChannel, tuning: PlaybackTuning) {
         self.device = device
         name = device.name
+        self.followers = followers.enumerated().map { FollowingOutput(device: $1, tuning: tuning, index: $0 + 1) }
+        requiredFormat = device.requiredFormat ?? self.followers.lazy.compactMap(\.requiredFormat).first
         self.channel = channel
         self.tuning = tuning
     }
@@ -63,6 +70,8 @@ final class OutputStage {
     var isStalled: Bool { problem.state == .stalled }
     /// The device as status shows it.
     var condition: OutputCondition { OutputCondition(name: name, state: problem.state, error: problem.message) }
+    /// Every output as status shows it, the first first.
+    var conditions: [OutputCondition] { [condition] + followers.map(\.condition) }
 
     // MARK: volume
 
@@ -93,6 +102,7 @@ final class OutputStage {
         }
         openFormat = format
         paused = false
+        for follower in followers { follower.begin(format: format, encoding: encoding) }
         return problem.recovered() ? .recovered : .open
     }
 
@@ -137,18 +147,25 @@ final class OutputStage {
         stallWatch = nil
         guard openFormat != nil else { return }
         device.pause()
+        for follower in followers { follower.pause() }
         paused = true
     }
 
     func resume() {
         stallWatch = nil
-        if paused { device.resume() }
+        if paused {
+            device.resume()
+            for follower in followers { follower.resume() }
+        }
         paused = false
     }
 
     /// Drops what the device holds and was not heard yet (a cut: skip, seek, stop).
     func discard() {
-        if openFormat != nil { device.discard() }
+        if openFormat != nil {
+            device.discard()
+            for follower in followers { follower.discard() }
+        }
         paused = false
         handed.reset()
         stallWatch = nil
@@ -164,6 +181,7 @@ final class OutputStage {
     /// Releases the device (idle long enough); the next write opens it again.
     func close() {
         device.close()
+        for follower in followers { follower.close() }
         openFormat = nil
         handed.reset()
         stallWatch = nil
@@ -172,9 +190,11 @@ final class OutputStage {
     /// The thread ends: what the device holds is played out when `playingOut`, then the
     /// device is released.
     func shutDown(playingOut: Bool) {
-        guard openFormat != nil else { return }
-        if playingOut { try? device.drain() }
-        device.close()
+        if openFormat != nil {
+            if playingOut { try? device.drain() }
+            device.close()
+        }
+        for follower in followers { follower.shutDown(playingOut: playingOut && openFormat != nil) }
     }
 
     /// The item frame of `token` heard now and whether it is being heard (see
@@ -236,7 +256,9 @@ final class OutputStage {
         if !metering { meter.reset() }
         do {
             try encoded.withUnsafeBytes {
-                try device.write(UnsafeRawBufferPointer(rebasing: $0[..<(sampleCount * encoding.bytesPerSample)]))
+                let bytes = UnsafeRawBufferPointer(rebasing: $0[..<(sampleCount * encoding.bytesPerSample)])
+                try device.write(bytes)
+                for follower in followers { follower.take(bytes) }
             }
         } catch {
             close()

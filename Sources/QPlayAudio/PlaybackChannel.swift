@@ -138,8 +138,7 @@ final class PlaybackChannel: Sendable {
             wake.wait()
             return
         }
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+        _ = wake.wait(timeout: timeout.fromNow)
     }
 
     /// From the audio thread: a completed window, written into the shared lists in place.

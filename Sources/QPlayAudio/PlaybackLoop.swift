@@ -40,15 +40,15 @@ final class PlaybackLoop {
     private var loading: PendingPlay?
 
     /// Made on the audio thread: `makeOutput` runs here, so the output is created where
-    /// it lives.
+    /// it lives. `makeFollowers`: the outputs after the first (see `FollowingOutput`).
     init(
-        channel: PlaybackChannel, makeOutput: @Sendable () -> any AudioOutput, decoders: DecoderRegistry,
-        tuning: PlaybackTuning
+        channel: PlaybackChannel, makeOutput: @Sendable () -> any AudioOutput,
+        makeFollowers: @Sendable () -> [any AudioOutput] = { [] }, decoders: DecoderRegistry, tuning: PlaybackTuning
     ) {
         self.channel = channel
         opener = DecoderOpener(decoders: decoders, channel: channel)
         self.tuning = tuning
-        output = OutputStage(device: makeOutput(), channel: channel, tuning: tuning)
+        output = OutputStage(device: makeOutput(), followers: makeFollowers(), channel: channel, tuning: tuning)
         stream = StreamAssembler(tuning: tuning)
     }
 
@@ -91,7 +91,7 @@ final class PlaybackLoop {
         forgetItems()
         loading = PendingPlay(
             item: item, openedAt: seconds, seconds: seconds, paused: paused, until: .now + tuning.openLimit)
-        opener.open(item, converting: output.device.requiredFormat, at: seconds)
+        opener.open(item, converting: output.requiredFormat, at: seconds)
         mode = .opening
     }
 
@@ -142,7 +142,7 @@ final class PlaybackLoop {
         if item == stream.successor?.item { return }
         if let item, item.token == playing { return }
         stream.replaceSuccessor(with: item, until: .now + tuning.openLimit)
-        if let item { opener.open(item, converting: output.device.requiredFormat, at: 0) }
+        if let item { opener.open(item, converting: output.requiredFormat, at: 0) }
         // The current item is decoded to its end already: the stream continues right here.
         guard mode == .playing || mode == .paused, stream.current?.exhausted ?? true else { return }
         stream.continueAfterCurrent()
@@ -225,7 +225,7 @@ final class PlaybackLoop {
             let delay = output.delayFrames
             if delay > 0, let format = output.openFormat {
                 output.watchForStall()
-                report(output.newProblem(), from: output.name)
+                reportProblems()
                 publish()
                 let left = Duration.microseconds(Int64(delay) * 1_000_000 / Int64(format.sampleRate))
                 channel.waitForCommand(timeout: min(left, tuning.chunk))
@@ -290,13 +290,19 @@ final class PlaybackLoop {
         guard let count = output.write(stream.buffer.entries) else {
             return report(output.newProblem(), from: output.name)
         }
-        report(output.newProblem(), from: output.name)
+        reportProblems()
         let started = stream.handedOut(count)
         // The snapshot first: whoever reads it on hearing `started` sees the new item
         // and its own position, not the previous item's.
         publish()
         for token in started { channel.emit(.started(token: token)) }
         if output.takeFadeEnded() { channel.emit(.fadeEnded) }
+    }
+
+    /// The first output's news, then each follower's.
+    private func reportProblems() {
+        report(output.newProblem(), from: output.name)
+        for follower in output.followers { report(follower.newProblem(), from: follower.name) }
     }
 
     private func report(_ message: String??, from output: String) {
@@ -354,7 +360,7 @@ final class PlaybackLoop {
         snapshot.scanning = stream.scan != nil
         snapshot.outputName = output.name
         snapshot.outputError = output.problemMessage
-        snapshot.outputs = [output.condition]
+        snapshot.outputs = output.conditions
         snapshot.underruns = output.device.underruns
         channel.publish(snapshot, running: running)
     }

@@ -27,6 +27,9 @@ public struct PlaybackTuning: Sendable {
     /// stopped taking samples (a FIFO whose reader holds it open without reading): it
     /// is reported stalled, well within a second, and clears when it takes them again.
     public var stallLimit: Duration = .milliseconds(500)
+    /// What an output after the first may fall behind it before the surplus is dropped
+    /// (its queue; see `FollowingOutput`).
+    public var followerQueue: Duration = .seconds(1)
     /// Seconds of output one level reading covers (when metering is on): about one
     /// `writeBatch`, so about ten readings a second.
     public var levelWindow: Double = 0.1
@@ -34,8 +37,6 @@ public struct PlaybackTuning: Sendable {
     public init() {}
 
     func frames(_ duration: Duration, rate: Int) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return max(1, Int(nanoseconds * Int64(rate) / 1_000_000_000))
+        max(1, Int(duration.nanoseconds * Int64(rate) / 1_000_000_000))
     }
 }

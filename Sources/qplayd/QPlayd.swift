@@ -24,8 +24,8 @@ struct QPlayd: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Where the library index and state live (default: $XDG_DATA_HOME/qplay).")
     var dataDir: String?
 
-    @Option(name: .long, help: "alsa, alsa:DEVICE, null, file:PATH or pipe:PATH (default: alsa).")
-    var output: String?
+    @Option(name: .long, help: "alsa, alsa:DEVICE, null, file:PATH or pipe:PATH (default: alsa; repeatable: the first is the clock, the others play a copy; replaces output).")
+    var output: [String] = []
 
     @Option(name: .long, help: "The config file to read instead of the default one.")
     var config: String?
@@ -50,7 +50,8 @@ struct QPlayd: AsyncParsableCommand {
         overrides.musicDirectory = music
         overrides.socket = socket
         overrides.dataDirectory = dataDir
-        overrides.output = output
+        overrides.output = output.first
+        overrides.followingOutputs = Array(output.dropFirst())
         overrides.configFile = config
         if !mpd.isEmpty { overrides.mpdListen = mpd }
         if !http.isEmpty { overrides.httpListen = http }

@@ -32,8 +32,11 @@ final class PlayerHarness: Sendable {
         return tuning
     }
 
-    init(output: @escaping @Sendable () -> any AudioOutput, tuning: PlaybackTuning = PlayerHarness.tuning()) {
-        player = AudioPlayer(makeOutput: output, decoders: .standard, tuning: tuning)
+    init(
+        output: @escaping @Sendable () -> any AudioOutput,
+        followers: @escaping @Sendable () -> [any AudioOutput] = { [] }, tuning: PlaybackTuning = PlayerHarness.tuning()
+    ) {
+        player = AudioPlayer(makeOutput: output, makeFollowers: followers, decoders: .standard, tuning: tuning)
         let task = Task { [player, state] in
             for await event in player.events {
                 state.log.withLock { $0.append(event) }

@@ -56,7 +56,11 @@ public final class DaemonProcess: @unchecked Sendable {
         guard log >= 0 else { throw LineSocketClient.Failure(description: "cannot open \(logPath)") }
         defer { close(log) }
         let daemon = BuiltProducts.url("qplayd")
-        let arguments = standardArguments + extraArguments
+        // `--output` is repeatable (each after the first is another output): a test's
+        // own outputs replace the capture instead of following it.
+        let arguments =
+            (extraArguments.contains("--output") ? Array(standardArguments.dropLast(2)) : standardArguments)
+            + extraArguments
         let process = try SpawnedProcess(
             launcher.first.map { URL(fileURLWithPath: $0) } ?? daemon,
             launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [daemon.path] + arguments,

@@ -11,7 +11,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var musicDirectory: FilePath?
     var socket: FilePath?
     var dataDirectory: FilePath?
-    var output: OutputSpec?
+    /// The first output and the ones after it (`output` as a list).
+    var outputs: [OutputSpec]?
     var rawRate: Int?
     var rawChannels: Int?
     var tapThreshold: Duration?
@@ -83,7 +84,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .musicDirectory: file.musicDirectory = try reader.path(relativeTo: folder, home: home)
             case .socket: file.socket = try reader.path(relativeTo: folder, home: home)
             case .dataDirectory: file.dataDirectory = try reader.path(relativeTo: folder, home: home)
-            case .output: file.output = try reader.output(relativeTo: folder, home: home)
+            case .output: file.outputs = try reader.outputs(relativeTo: folder, home: home)
             case .rawRate: file.rawRate = try reader.integer(in: 8000...384_000)
             case .rawChannels: file.rawChannels = try reader.integer(in: 1...8)
             case .tapThresholdMilliseconds: file.tapThreshold = .milliseconds(try reader.integer(in: 10...5000))
@@ -158,10 +159,23 @@ private struct ValueReader {
         }
     }
 
-    func output(relativeTo folder: FilePath, home: FilePath?) throws(ConfigurationError) -> OutputSpec {
-        let text = try string()
+    /// One output as a string, or several as an array of strings (the first the clock).
+    func outputs(relativeTo folder: FilePath, home: FilePath?) throws(ConfigurationError) -> [OutputSpec] {
+        let texts: [String]
+        if let text = value.string {
+            texts = [text]
+        } else if let array = value.array {
+            texts = try array.map { (element) throws(ConfigurationError) -> String in
+                guard let text = element.string else {
+                    throw failure("expected outputs as strings, found \(element.typeName) \(element.tomlText)")
+                }
+                return text
+            }
+        } else {
+            throw wrongType("a string or an array of strings")
+        }
         do {
-            return try OutputParsing.parse(text, relativeTo: folder, home: home)
+            return try OutputParsing.parseList(texts, relativeTo: folder, home: home)
         } catch {
             throw failure(error.reason)
         }

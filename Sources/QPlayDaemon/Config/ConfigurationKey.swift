@@ -47,7 +47,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
         case .dataDirectory:
             "path; default $XDG_DATA_HOME/qplay, else ~/.local/share/qplay. Holds library.sqlite and state.sqlite."
         case .output:
-            "string; default \"alsa\". alsa, alsa:DEVICE, null, file:PATH or pipe:PATH."
+            "string or array of strings; default \"alsa\". alsa, alsa:DEVICE, null, file:PATH or pipe:PATH; in an array the first is the clock and each other plays a copy of what it takes, never holding it back."
         case .rawRate:
             "integer Hz, 8000...384000; default 44100. Sample rate written by file: and pipe: outputs."
         case .rawChannels:

@@ -13,6 +13,9 @@ extension DaemonConfiguration {
         public var dataDirectory: String?
         /// `--output OUTPUT`: alsa, alsa:DEVICE, null, file:PATH or pipe:PATH
         public var output: String?
+        /// `--output` given again: the outputs after the first. With `output`, they
+        /// replace the file's whole list.
+        public var followingOutputs: [String] = []
         /// `--config FILE`: read this file instead of the default; it must exist.
         public var configFile: String?
         /// e.g. `--log-level debug`

@@ -66,10 +66,10 @@ extension DaemonConfiguration {
             throw missingHome("the data directory (set data_dir or pass --data-dir)")
         }
 
-        var output = file?.output ?? Defaults.output
+        var outputs = file?.outputs ?? [Defaults.output]
         if let flag = overrides.output {
             do {
-                output = try OutputParsing.parse(flag, relativeTo: cwd, home: home)
+                outputs = try OutputParsing.parseList([flag] + overrides.followingOutputs, relativeTo: cwd, home: home)
             } catch {
                 throw ConfigurationError(origin: "--output", reason: error.reason)
             }
@@ -77,7 +77,8 @@ extension DaemonConfiguration {
 
         var configuration = DaemonConfiguration(
             musicDirectory: musicDirectory, socketPath: socketPath, dataDirectory: dataDirectory,
-            output: output, configFile: file?.path, socketDirectoryIsDedicated: socketDirectoryIsDedicated)
+            output: outputs[0], configFile: file?.path, socketDirectoryIsDedicated: socketDirectoryIsDedicated)
+        configuration.followingOutputs = Array(outputs.dropFirst())
         if let file {
             configuration.rawOutputFormat = AudioFormat(
                 sampleRate: file.rawRate ?? Defaults.rawOutputFormat.sampleRate,

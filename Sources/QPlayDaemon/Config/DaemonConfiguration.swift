@@ -17,7 +17,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Holds the library index and the state database.
     public var dataDirectory: FilePath
     /// Where the sound goes: `alsa`, `alsa:DEVICE`, `null`, `file:PATH`, `pipe:PATH`.
+    /// This first output is the clock.
     public var output: OutputSpec
+    /// Outputs played beside the first, each fed a copy of what it takes and never
+    /// holding it back.
+    public var followingOutputs: [OutputSpec] = []
     /// The fixed format written by `file:` and `pipe:` outputs.
     public var rawOutputFormat: AudioFormat
     /// A next/previous press shorter than this is a tap, longer a hold (scan).

@@ -20,4 +20,17 @@ enum OutputParsing {
             return .pipe(try PathResolution.resolve(path.string, relativeTo: base, home: home))
         }
     }
+
+    /// Outputs played at once, the first the clock: at least one, none twice (two
+    /// writers of one file or device would interleave).
+    static func parseList(_ texts: [String], relativeTo base: FilePath, home: FilePath?) throws(PathResolution.Failure) -> [OutputSpec] {
+        guard !texts.isEmpty else { throw PathResolution.Failure(reason: "no output given") }
+        var specs: [OutputSpec] = []
+        for text in texts {
+            let spec = try parse(text, relativeTo: base, home: home)
+            guard !specs.contains(spec) else { throw PathResolution.Failure(reason: "\(spec) is listed twice") }
+            specs.append(spec)
+        }
+        return specs
+    }
 }

@@ -91,8 +91,11 @@ public enum Daemon {
         let streams = StreamMetadataBoard()
         decoders.streams = NetworkStreamOpener(board: streams, log: log)
         let output = configuration.output
+        let followingOutputs = configuration.followingOutputs
         let rawFormat = configuration.rawOutputFormat
-        let audio = AudioPlayer(makeOutput: { output.makeOutput(rawFormat: rawFormat) }, decoders: decoders)
+        let audio = AudioPlayer(
+            makeOutput: { output.makeOutput(rawFormat: rawFormat) },
+            makeFollowers: { followingOutputs.map { $0.makeOutput(rawFormat: rawFormat) } }, decoders: decoders)
         var engine = PlayerEngine(
             configuration: EngineConfiguration(
                 tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,

@@ -31,11 +31,16 @@ enum MPDStatusCommands {
             if let date = statistics.lastScanDate { call.response.field("db_update", Int(date)) }
         },
         MPDCommand("outputs") { call in
+            // Every output, the first (the clock) first; each plays while qplay plays, so
+            // each is enabled (enabling and disabling are refused).
             let snapshot = await call.context.player.snapshot()
-            call.response.field("outputid", 0)
-            call.response.field("outputname", snapshot.outputName)
-            call.response.field("plugin", snapshot.outputName.split(separator: ":").first.map(String.init) ?? "")
-            call.response.field("outputenabled", 1)
+            let names = snapshot.outputs.isEmpty ? [snapshot.outputName] : snapshot.outputs.map(\.name)
+            for (id, name) in names.enumerated() {
+                call.response.field("outputid", id)
+                call.response.field("outputname", name)
+                call.response.field("plugin", name.split(separator: ":").first.map(String.init) ?? "")
+                call.response.field("outputenabled", 1)
+            }
         },
         MPDCommand("replay_gain_status") { call in
             let snapshot = await call.context.player.snapshot()

@@ -268,8 +268,39 @@ private struct Sandbox {
         #expect(!withFlags.socketDirectoryIsDedicated)
         #expect(withFlags.dataDirectory == sandbox.directory.appending("data"))
         #expect(withFlags.output == .pipe(sandbox.cwd.appending("fifo")))
+        #expect(withFlags.followingOutputs == [])
         #expect(withFlags.logLevel == .trace)
         #expect(withFlags.configFile == other)
+    }
+
+    /// `output` as a list: the first is the clock, the rest follow it; `--output` given
+    /// more than once replaces the file's whole list, paths resolved as for one output.
+    @Test func severalOutputsFromTheFileOrTheFlags() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.directory.remove() }
+        let file = try sandbox.write(
+            """
+            music_directory = "/music"
+            output = ["alsa:hw:1", "pipe:snapfifo", "file:copy.raw"]
+            """, to: sandbox.defaultConfigFile)
+        var folder = file
+        folder.removeLastComponent()
+        let fromFile = try DaemonConfiguration.load(environment: sandbox.environment())
+        #expect(fromFile.output == .alsa(device: "hw:1"))
+        #expect(fromFile.followingOutputs == [.pipe(folder.appending("snapfifo")), .file(folder.appending("copy.raw"))])
+
+        var overrides = DaemonConfiguration.Overrides(output: "null")
+        overrides.followingOutputs = ["pipe:fifo"]
+        let fromFlags = try DaemonConfiguration.load(overrides: overrides, environment: sandbox.environment())
+        #expect(fromFlags.output == .null)
+        #expect(fromFlags.followingOutputs == [.pipe(sandbox.cwd.appending("fifo"))])
+
+        overrides.followingOutputs = ["null"]
+        let twice = try #require(throws: ConfigurationError.self) {
+            try DaemonConfiguration.load(overrides: overrides, environment: sandbox.environment())
+        }
+        #expect(twice.origin == "--output")
+        #expect(twice.reason == "null is listed twice")
     }
 
     @Test func aTOMLSyntaxErrorNamesTheFileAndLine() throws {
@@ -299,6 +330,11 @@ private struct Sandbox {
         ("max_queue_length = 0", "max_queue_length", "out of range 1...10000000"),
         ("scan_rate = 1000.0", "scan_rate", "out of range"),
         ("output = \"speakers\"", "output", "unknown output"),
+        ("output = [\"null\", \"speakers\"]", "output", "unknown output"),
+        ("output = []", "output", "no output given"),
+        ("output = [\"null\", 3]", "output", "expected outputs as strings, found integer 3"),
+        ("output = 3", "output", "expected a string or an array of strings"),
+        ("output = [\"file:/tmp/a.raw\", \"null\", \"file:/tmp/a.raw\"]", "output", "file:/tmp/a.raw is listed twice"),
         ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
         ("replaygain = \"loud\"", "replaygain", "unknown ReplayGain mode 'loud' (use one of off, track, album, auto)"),
         ("replaygain = true", "replaygain", "expected a string"),
