@@ -25,6 +25,8 @@ public protocol AudioDecoder: AnyObject {
     var framePosition: Int { get }
     /// The file's chapters (an audiobook's), sorted by start; empty for most files.
     var chapters: [Chapter] { get }
+    /// The bit rate its frames state (kb/s), where the codec says one; nil otherwise.
+    var bitrateKbps: Int? { get }
     /// Fills `buffer` with whole interleaved frames of left-justified samples (see
     /// `AudioFormat`); returns the number of samples written (frames × channels), 0 at
     /// the end of the stream.
@@ -50,6 +52,7 @@ protocol FormatDecoder: Sendable {
 
 extension AudioDecoder {
     public var chapters: [Chapter] { [] }
+    public var bitrateKbps: Int? { nil }
 }
 
 extension Int32 {

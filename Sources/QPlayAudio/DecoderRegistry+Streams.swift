@@ -64,7 +64,10 @@ extension DecoderRegistry {
         input.waitForBytes(streamPrebuffer, until: deadline)
         let feed = StreamFeed(input, until: deadline)
         switch streamRow(contentType: type, head: feed.head) {
-        case .success(let row): return try row.open(feed, path, deadline)
+        case .success(let row):
+            let decoder = try row.open(feed, path, deadline)
+            input.decoding(row.format, audio: decoder.format, bitrateKbps: decoder.bitrateKbps)
+            return decoder
         case .failure(let refusal): throw DecoderError(path: path, reason: refusal.reason)
         }
     }

@@ -22,6 +22,13 @@ final class MPG123StreamDecoder: AudioDecoder {
 
     /// Feeds the stream to libmpg123 until it knows the format (waiting for the network
     /// here, on the opener's thread, up to `deadline`).
+    /// The bit rate of the last frame decoded, as its header states it (what MPD shows
+    /// for a stream).
+    var bitrateKbps: Int? {
+        var info = mpg123_frameinfo2()
+        return mpg123_info2(handle, &info) == MPG123_OK.rawValue && info.bitrate > 0 ? Int(info.bitrate) : nil
+    }
+
     init(input: any StreamInput, path: FilePath, until deadline: ContinuousClock.Instant) throws(DecoderError) {
         let handle = try MPG123Handle.make(flags: Int(MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue), path: path)
         do throws(DecoderError) {

@@ -89,6 +89,10 @@ final class StreamFeed: StreamInput, @unchecked Sendable {
         input.waitForBytes(count - (head.count - headOffset), until: deadline)
     }
 
+    func decoding(_ format: AudioFileFormat, audio: AudioFormat, bitrateKbps: Int?) {
+        input.decoding(format, audio: audio, bitrateKbps: bitrateKbps)
+    }
+
     func close() {
         input.close()
     }

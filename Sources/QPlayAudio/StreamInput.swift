@@ -12,6 +12,10 @@ public protocol StreamInput: AnyObject, Sendable {
     /// Waits until `count` bytes are buffered, the stream ended or `deadline` passed.
     /// Only for the opener's thread, never the audio thread.
     func waitForBytes(_ count: Int, until deadline: ContinuousClock.Instant)
+    /// The stream was recognised as `format` and decodes to `audio` (before any
+    /// conversion for the output) at `bitrateKbps` where its frames state one: told
+    /// once, on the opener's thread.
+    func decoding(_ format: AudioFileFormat, audio: AudioFormat, bitrateKbps: Int?)
     /// The decoder is done with the stream: the connection ends.
     func close()
 }

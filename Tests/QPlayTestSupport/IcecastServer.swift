@@ -132,12 +132,14 @@ public final class IcecastServer: @unchecked Sendable {
         var mount: String
         var frequency: Int
         var codec: Codec
+        var station: String?
     }
 
     /// An ffmpeg source playing a sine tone of `frequency` Hz into `mount` in real time,
-    /// until stopped; returns once the server lists the mount.
-    public func startTone(mount: String, frequency: Int = 440, codec: Codec = .mp3) throws {
-        let tone = Tone(mount: mount, frequency: frequency, codec: codec)
+    /// until stopped; returns once the server lists the mount. `station`: the stream's
+    /// name (the source's `Ice-Name`, which listeners get as `icy-name`).
+    public func startTone(mount: String, frequency: Int = 440, codec: Codec = .mp3, station: String? = nil) throws {
+        let tone = Tone(mount: mount, frequency: frequency, codec: codec, station: station)
         lock.withLock { tones.append(tone) }
         do {
             try spawnTone(tone)
@@ -155,6 +157,7 @@ public final class IcecastServer: @unchecked Sendable {
         defer { close(log) }
         let arguments = ["-nostdin", "-loglevel", "error", "-re", "-f", "lavfi",
             "-i", "sine=frequency=\(tone.frequency):sample_rate=44100"] + tone.codec.ffmpegArguments
+            + (tone.station.map { ["-ice_name", $0] } ?? [])
             + ["icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"]
         let source = try SpawnedProcess(Self.ffmpeg, arguments, stdout: log, stderr: log)
         lock.withLock { sources[mount] = source }

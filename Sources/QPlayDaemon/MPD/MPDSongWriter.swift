@@ -24,6 +24,7 @@ enum MPDSongWriter {
     /// The same into a byte buffer: a long list (`playlistinfo` of thousands) is built
     /// in one buffer, without a String per line.
     static func write(_ track: Track, position: Int?, id: EntryID?, tags: MPDTagMask, into bytes: inout [UInt8]) {
+        if track.isStream { return writeStream(track, heard: nil, position: position, id: id, tags: tags, into: &bytes) }
         appendPath(of: track, &bytes)
         bytes += "Last-Modified: ".utf8
         appendISODate(nanoseconds: track.modificationTime, &bytes)
@@ -51,6 +52,20 @@ enum MPDSongWriter {
         bytes += "duration: ".utf8
         bytes += MPDNumber.seconds(track.duration).utf8
         bytes.append(0x0A)
+        if let position { integerField("Pos: ", position, &bytes) }
+        if let id { integerField("Id: ", Int(id), &bytes) }
+    }
+
+    /// A URL entry as MPD shows a stream: its URL, then — once heard while it plays —
+    /// the ICY title whole as `Title` and the station as `Name`; no modification time,
+    /// format or length (it is live).
+    static func writeStream(
+        _ track: Track, heard: StreamNowPlaying?, position: Int?, id: EntryID?, tags: MPDTagMask,
+        into bytes: inout [UInt8]
+    ) {
+        appendPath(of: track, &bytes)
+        if tags.contains(.title), let title = heard?.wholeTitle { field("Title: ", title, &bytes) }
+        if let station = heard?.station { field("Name: ", station, &bytes) }
         if let position { integerField("Pos: ", position, &bytes) }
         if let id { integerField("Id: ", Int(id), &bytes) }
     }

@@ -17,8 +17,15 @@ enum MPDStatusCommands {
             // The playing track even when its entry is no longer in the list (docs/MPD.md):
             // without a Pos then.
             guard let entry = status.entry else { return }
-            MPDSongWriter.write(
-                entry.track, position: status.index, id: entry.id, tags: call.settings.tags, into: &call.response)
+            guard entry.track.isStream else {
+                return MPDSongWriter.write(
+                    entry.track, position: status.index, id: entry.id, tags: call.settings.tags, into: &call.response)
+            }
+            var bytes: [UInt8] = []
+            MPDSongWriter.writeStream(
+                entry.track, heard: await call.context.player.playingStream(), position: status.index, id: entry.id,
+                tags: MPDTagMask(call.settings.tags), into: &bytes)
+            call.response.append(bytes)
         },
         MPDCommand("stats") { call in
             let statistics = try call.context.index.statistics()

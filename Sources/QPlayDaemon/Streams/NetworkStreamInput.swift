@@ -1,5 +1,6 @@
 import Foundation
 import QPlayAudio
+import QPlayModel
 import QPlayStreamInput
 import Synchronization
 
@@ -70,6 +71,10 @@ final class NetworkStreamInput: StreamInput {
             usleep(10_000)
         }
         link.signals.touch()
+    }
+
+    func decoding(_ format: AudioFileFormat, audio: AudioFormat, bitrateKbps: Int?) {
+        board.decoding(StreamDecoding(format: format, audio: audio, bitrateKbps: bitrateKbps), token: token)
     }
 
     func close() {

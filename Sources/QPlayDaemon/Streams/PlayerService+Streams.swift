@@ -15,6 +15,14 @@ extension PlayerService {
         return shown
     }
 
+    /// What the playing stream told about itself; nil when no stream plays.
+    func playingStream() -> StreamNowPlaying? {
+        guard engine.status(position: 0, duration: nil).entry?.track.isStream == true,
+            let token = engine.currentRequestToken
+        else { return nil }
+        return streams.nowPlaying(token: token)
+    }
+
     /// Whether the playing stream is buffering (the decoder plays silence for want of
     /// bytes, or the stream is being connected); nil when the entry is no stream.
     func streamBuffering(_ status: EngineStatus, token: UInt64?) -> Bool? {

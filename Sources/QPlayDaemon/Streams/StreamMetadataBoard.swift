@@ -1,6 +1,15 @@
+import QPlayAudio
 import QPlayModel
 import QPlayStreams
 import Synchronization
+
+/// What a stream was recognised as (its row of the format table), the rate and
+/// channels it decodes to, and the bit rate its frames state (MP3).
+struct StreamDecoding: Sendable, Equatable {
+    var format: AudioFileFormat
+    var audio: AudioFormat
+    var bitrateKbps: Int?
+}
 
 /// What a playing stream told about itself: the station (`icy-name`) and the ICY title,
 /// split on " - " into artist and title as stations send it.
@@ -11,6 +20,14 @@ struct StreamNowPlaying: Sendable, Equatable {
     /// The decoder plays silence for want of bytes (the buffer ran dry, the stream is
     /// being connected again).
     var buffering = false
+    /// What the stream was recognised as and decodes to, once its decoder opened.
+    var decoding: StreamDecoding?
+
+    /// The ICY title whole, as the station sent it (`title` and `artist` split it).
+    var wholeTitle: String? {
+        guard let title else { return nil }
+        return artist.map { "\($0) - \(title)" } ?? title
+    }
 
     mutating func apply(_ metadata: ICYMetadata) {
         guard let text = metadata.title?.trimmingCharacters(in: .whitespaces) else { return }
@@ -34,6 +51,12 @@ struct StreamNowPlaying: Sendable, Equatable {
             shown.title = station
         }
         shown.album = station
+        if let decoding {
+            shown.format = decoding.format
+            shown.sampleRate = decoding.audio.sampleRate
+            shown.channels = decoding.audio.channels
+            shown.bitrateKbps = decoding.bitrateKbps ?? 0
+        }
         return shown
     }
 }
@@ -51,6 +74,11 @@ final class StreamMetadataBoard: Sendable {
 
     func opened(token: UInt64, station: String?) {
         entries.withLock { $0[token] = StreamNowPlaying(station: station) }
+        notify(token)
+    }
+
+    func decoding(_ decoding: StreamDecoding, token: UInt64) {
+        entries.withLock { $0[token, default: StreamNowPlaying()].decoding = decoding }
         notify(token)
     }
 
