@@ -85,6 +85,14 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
+        // The HTTP stream output's encoders: LAME (no pkg-config file) and libopusenc
+        // (Ogg Opus pages; the shim types the encoder controls it uses).
+        .systemLibrary(
+            name: "CLame", path: "Sources/CLame",
+            providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(
+            name: "COpusEnc", path: "Sources/COpusEnc", pkgConfig: "libopusenc",
+            providers: [.apt(["libopusenc-dev"])]),
         // The MPRIS vtables and non-variadic message helpers over sd-bus (libsystemd):
         // its vtable macros and variadic calls do not import into Swift.
         .target(
@@ -114,6 +122,11 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: fuzzInstrumented),
+        // The HTTP stream output: the music encoded as MP3 or Ogg Opus for the web
+        // remote's listeners (an output after the first, fed like any other).
+        .target(
+            name: "QPlayStreamOutput",
+            dependencies: ["CLame", "COpusEnc", "QPlayAudio"]),
         // Library: tags, scanner, index, queries, item collections
         .target(
             name: "QPlayLibrary",
@@ -160,7 +173,7 @@ let package = Package(
             name: "QPlayDaemon",
             dependencies: [
                 "QPlayAudio", "QPlayModel", "QPlayLibrary", "QPlayEngine", "QPlayProtocol", "QPlayMPD", "CSDBus",
-                "QPlayStreams", "QPlayStreamInput",
+                "QPlayStreams", "QPlayStreamInput", "QPlayStreamOutput",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

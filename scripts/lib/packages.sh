@@ -4,7 +4,8 @@
 # Everything qplay builds against or its tests and tools call.
 QPLAY_BUILD_PACKAGES=(pkg-config libmpg123-dev libasound2-dev libtag1-dev libsqlite3-dev
   libflac-dev libvorbis-dev libopusfile-dev libsoxr-dev libsystemd-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libcurl4-openssl-dev)
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libcurl4-openssl-dev
+  libmp3lame-dev libopusenc-dev)
 QPLAY_TOOL_PACKAGES=(sox lame libsox-fmt-mp3 strace flac vorbis-tools opus-tools ffmpeg wavpack snapserver snapclient mpd mpc ncmpcpp python3-mpd tmux tzdata
   i3blocks dbus playerctl libglib2.0-bin dunst xvfb chromium chromium-driver python3-selenium python3-pip
   icecast2 curl)

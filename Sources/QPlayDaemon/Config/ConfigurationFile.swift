@@ -2,6 +2,7 @@ import Logging
 import QPlayAudio
 import QPlayEngine
 import QPlayModel
+import QPlayStreamOutput
 import SystemPackage
 
 /// The values one TOML config file sets (nil: not set), already checked and with paths
@@ -33,6 +34,7 @@ struct ConfigurationFile: Sendable, Equatable {
     var mpdPassword: String?
     var httpListen: [MPDAddress]?
     var httpPassword: String?
+    var httpStream: StreamEncoding?
     var httpHosts: [String]?
     var sleepFade: Double?
     var resumeMinDuration: Double?
@@ -105,6 +107,7 @@ struct ConfigurationFile: Sendable, Equatable {
             case .mpdPassword: file.mpdPassword = try reader.mpdPassword()
             case .httpListen: file.httpListen = try reader.httpAddresses()
             case .httpPassword: file.httpPassword = try reader.mpdPassword()
+            case .httpStream: file.httpStream = try reader.streamEncoding()
             case .httpHosts: file.httpHosts = try reader.hostNames()
             case .sleepFade: file.sleepFade = try reader.number(in: 0...600)
             case .resumeMinDuration: file.resumeMinDuration = try reader.number(in: 0...604_800)
@@ -201,6 +204,15 @@ private struct ValueReader {
     func boolean() throws(ConfigurationError) -> Bool {
         guard let flag = value.bool else { throw wrongType("true or false") }
         return flag
+    }
+
+    func streamEncoding() throws(ConfigurationError) -> StreamEncoding {
+        let text = try string()
+        guard let encoding = StreamEncoding(rawValue: text.lowercased()) else {
+            let known = StreamEncoding.allCases.map(\.rawValue).joined(separator: " or ")
+            throw failure("unknown stream format '\(text)' (use \(known))")
+        }
+        return encoding
     }
 
     func replayGainMode() throws(ConfigurationError) -> ReplayGainMode {

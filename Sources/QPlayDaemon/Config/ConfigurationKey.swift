@@ -27,6 +27,7 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
     case httpListen = "http_listen"
     case httpPassword = "http_password"
     case httpHosts = "http_hosts"
+    case httpStream = "http_stream"
     // Sleep timer.
     case sleepFade = "sleep_fade"
     // Resume points.
@@ -90,6 +91,8 @@ public enum ConfigurationKey: String, CaseIterable, Sendable {
             "string; default none. The password the web remote's sign-in page asks for; required when http_listen has an address other than loopback."
         case .httpHosts:
             "array of strings; default []. Host names (besides loopback and the listen addresses) a browser may use to reach the web remote, e.g. a reverse proxy's name."
+        case .httpStream:
+            "string; default none (off). \"mp3\" (128 kb/s) or \"opus\" (Ogg Opus, 96 kb/s): the music as one live stream at the web remote's /stream, for a phone or another room; everything then plays at raw_rate and raw_channels."
         case .sleepFade:
             "number s, 0...600; default 10. How long the sleep timer's fade to silence lasts before playback pauses (0: it pauses at once)."
         case .resumeMinDuration:

@@ -10,6 +10,7 @@ extension DaemonConfiguration {
         }
         configuration.httpPassword = file?.httpPassword
         configuration.httpHosts = file?.httpHosts ?? []
+        configuration.httpStream = file?.httpStream
         if let flags {
             configuration.httpListen = []
             configuration.httpListenIsDefault = false
@@ -25,6 +26,11 @@ extension DaemonConfiguration {
                 }
                 configuration.httpListen.append(address)
             }
+        }
+        if configuration.httpStream != nil && configuration.httpListen.isEmpty {
+            throw ConfigurationError(
+                origin: configuration.configFile?.string ?? "--http", key: ConfigurationKey.httpStream.rawValue,
+                reason: "the stream is served by the web remote, which is off (http_listen = [])")
         }
         // The page drives the player and reads the library: reachable from other
         // machines, it needs the sign-in.

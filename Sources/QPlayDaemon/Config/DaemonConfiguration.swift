@@ -2,6 +2,7 @@ import Logging
 import QPlayAudio
 import QPlayEngine
 import QPlayModel
+import QPlayStreamOutput
 import SystemPackage
 
 /// Everything `qplayd` needs to know before it starts, resolved from (highest first)
@@ -72,6 +73,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var httpPassword: String?
     /// Host names a browser may use besides loopback and the listen addresses (lowercased).
     public var httpHosts: [String] = []
+    /// The web remote's `/stream`: the music encoded live (nil: none).
+    public var httpStream: StreamEncoding?
     /// Whether MPRIS is served on the D-Bus session bus (when there is one).
     public var mpris: Bool = Defaults.mpris
     /// Whether track changes are shown as desktop notifications.

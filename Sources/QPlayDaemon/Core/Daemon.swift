@@ -5,6 +5,7 @@ import QPlayEngine
 import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
+import QPlayStreamOutput
 import ServiceLifecycle
 import SystemPackage
 
@@ -93,9 +94,14 @@ public enum Daemon {
         let output = configuration.output
         let followingOutputs = configuration.followingOutputs
         let rawFormat = configuration.rawOutputFormat
+        // The web remote's /stream: an output after the others, fed what the first takes.
+        let stream = configuration.httpStream.map { StreamBroadcast(encoding: $0, format: rawFormat) }
         let audio = AudioPlayer(
             makeOutput: { output.makeOutput(rawFormat: rawFormat) },
-            makeFollowers: { followingOutputs.map { $0.makeOutput(rawFormat: rawFormat) } }, decoders: decoders)
+            makeFollowers: {
+                followingOutputs.map { $0.makeOutput(rawFormat: rawFormat) }
+                    + (stream.map { [HTTPStreamOutput(broadcast: $0)] } ?? [])
+            }, decoders: decoders)
         var engine = PlayerEngine(
             configuration: EngineConfiguration(
                 tapThreshold: configuration.tapThreshold, scanRate: configuration.scanRate,
@@ -166,7 +172,7 @@ public enum Daemon {
                         addresses: configuration.httpListen, addressesAreDefault: configuration.httpListenIsDefault,
                         password: configuration.httpPassword, extraHosts: configuration.httpHosts,
                         maxConnections: connectionCap),
-                    handler: dispatcher, library: library, eventLoopGroup: frontLoop, logger: log))
+                    handler: dispatcher, library: library, eventLoopGroup: frontLoop, stream: stream, logger: log))
         }
         if let mpris = mpris(configuration, player: player, library: library, log: log) {
             frontends.append(mpris)

@@ -1,3 +1,5 @@
+import QPlayStreamOutput
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +50,7 @@ final class WebFrontend: Frontend {
     /// threads of Hummingbird's own).
     init(
         settings: Settings, handler: any RequestHandler, library: LibraryService, eventLoopGroup: any EventLoopGroup,
-        logger: Logger
+        stream: StreamBroadcast? = nil, logger: Logger
     ) {
         self.settings = settings
         self.eventLoopGroup = eventLoopGroup
@@ -58,7 +60,7 @@ final class WebFrontend: Frontend {
             listen: settings.addresses, extraHosts: settings.extraHosts, needsSession: settings.password != nil)
         let signIn = settings.password.map(WebSignIn.init(password:))
         responder = WebResponder(
-            policy: policy, signIn: signIn, art: WebArt(library: library),
+            policy: policy, signIn: signIn, art: WebArt(library: library), stream: stream,
             nowPlaying: { await Self.status(from: handler) })
         gate = WebGate.Shared(
             policy: policy, signIn: signIn, maxConnections: settings.maxConnections, open: WebConnectionCount(),

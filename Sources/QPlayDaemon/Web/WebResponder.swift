@@ -3,18 +3,21 @@ import NIOCore
 import QPlayLibrary
 import QPlayModel
 import QPlayProtocol
+import QPlayStreamOutput
 
 /// Every plain HTTP request of the web remote: the page (`/`, filled in with the track
 /// playing: `WebPageTemplate`) and its files (`WebAssets`), gzip'd when the browser takes
 /// it, ETag and 304; `/art/<track id>`, and the sign-in when
-/// `http_password` is set. `WebPolicy`'s rules first; the security headers on every
-/// answer. `/ws` is the WebSocket (`WebSocketSession`); reached without an upgrade it is 400.
+/// `http_password` is set; `/stream`, the music encoded live, when `http_stream` is set.
+/// `WebPolicy`'s rules first; the security headers on every answer. `/ws` is the
+/// WebSocket (`WebSocketSession`); reached without an upgrade it is 400.
 struct WebResponder: HTTPResponder {
     typealias Context = WebContext
 
     let policy: WebPolicy
     let signIn: WebSignIn?
     let art: WebArt
+    let stream: StreamBroadcast?
     /// The daemon's status now, for the page's first paint (nil: it did not answer).
     let nowPlaying: @Sendable () async -> QPlayProtocol.Status?
 
@@ -43,7 +46,9 @@ struct WebResponder: HTTPResponder {
         }
         if let signIn, !signIn.isSignedIn(cookieHeader: headers[.cookie]) {
             if path == "/login" { return asset("/login.html", request) }
-            if path.hasPrefix("/art/") || path == "/ws" { return Self.text(.unauthorized, "sign in first\n") }
+            if path.hasPrefix("/art/") || path == "/ws" || path == "/stream" {
+                return Self.text(.unauthorized, "sign in first\n")
+            }
             // The sign-in page's own style sheet and pictures hold no secrets.
             if let file = WebAssets.files[path], !file.contentType.hasPrefix("text/html"),
                 !file.contentType.contains("javascript")
@@ -56,6 +61,10 @@ struct WebResponder: HTTPResponder {
         if path == "/ws" { return Self.text(.badRequest, "WebSocket upgrade expected\n") }
         if path.hasPrefix("/art/") {
             return await art.response(for: String(path.dropFirst("/art/".count)), ifNoneMatch: headers[.ifNoneMatch])
+        }
+        if path == "/stream" {
+            guard let stream else { return Self.text(.notFound, "no stream (http_stream is not set)\n") }
+            return Self.listen(to: stream, request, channel: context.channel)
         }
         if path == "/login.html" { return Self.redirect("/") }
         if path == "/" {
@@ -106,6 +115,35 @@ struct WebResponder: HTTPResponder {
         case .tooMany:
             return Self.text(.tooManyRequests, "too many failed sign-ins; wait a minute\n")
         }
+    }
+
+    /// The live stream for one listener, until it leaves or falls too far behind (its
+    /// connection is closed then, as a write to it may be waiting for it to read).
+    private static func listen(to stream: StreamBroadcast, _ request: Request, channel: any Channel) -> Response {
+        var headers: HTTPFields = [.contentType: stream.encoding.contentType, .cacheControl: "no-cache, no-store"]
+        headers[.init("icy-name")!] = "qplay"
+        guard request.method == .get else { return Response(status: .ok, headers: headers) }
+        let listener: StreamListener
+        do {
+            listener = try stream.listen()
+        } catch {
+            return text(.internalServerError, "the stream cannot be encoded: \(error)\n")
+        }
+        listener.onDrop { channel.close(promise: nil) }
+        // The kernel's send buffer, left to grow, holds minutes of a stream for a client
+        // that stopped reading; held to 32 KiB, such a listener shows as behind within
+        // seconds (NIO's own buffer and the 2 s allowed come on top).
+        channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 32 * 1024).whenFailure { _ in }
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                defer { stream.leave(listener) }
+                for await chunk in listener.chunks {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                    listener.sent(chunk.count)
+                }
+                try await writer.finish(nil)
+            })
     }
 
     static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {

@@ -334,6 +334,8 @@ private struct Sandbox {
         ("output = []", "output", "no output given"),
         ("output = [\"null\", 3]", "output", "expected outputs as strings, found integer 3"),
         ("output = 3", "output", "expected a string or an array of strings"),
+        ("http_stream = \"aac\"", "http_stream", "unknown stream format 'aac' (use mp3 or opus)"),
+        ("http_stream = \"mp3\"\nhttp_listen = []", "http_stream", "the web remote, which is off"),
         ("output = [\"file:/tmp/a.raw\", \"null\", \"file:/tmp/a.raw\"]", "output", "file:/tmp/a.raw is listed twice"),
         ("log_level = \"loud\"", "log_level", "unknown log level 'loud'"),
         ("replaygain = \"loud\"", "replaygain", "unknown ReplayGain mode 'loud' (use one of off, track, album, auto)"),
