@@ -591,6 +591,33 @@ def stays_connected(page):
     return {"idle_seconds": round(time.monotonic() - opened)}
 
 
+def listen(page):
+    """With http_stream: "Listen here" plays the daemon's /stream in the page's audio
+    element (Chromium decodes it; the queue plays meanwhile), and pressed again stops it."""
+    button = page.wait_one("button", "Listen here")
+    load_queue(ids=long_ids())
+    button.click()
+    wait_for("the button pressed", lambda: button.get_attribute("aria-pressed") == "true")
+    wait_for("2 s of the stream played in the page", lambda: page.js(
+        "const a = document.querySelector('audio'); return !!a && !a.error && !a.paused && a.currentTime > 2"),
+        timeout=30)
+    error = page.js("const a = document.querySelector('audio'); return a.error && a.error.message")
+    if error:
+        raise Failure(f"the audio element failed: {error}")
+    played = page.js("return document.querySelector('audio').currentTime")
+    button.click()
+    wait_for("the stream stopped", lambda: button.get_attribute("aria-pressed") == "false"
+             and page.js("return document.querySelector('audio') === null"))
+    return {"played_seconds": round(played, 1)}
+
+
+def no_stream(page):
+    """Without http_stream there is no "Listen here"."""
+    if page.named("button", "Listen here"):
+        raise Failure('a "Listen here" button without http_stream')
+    return {}
+
+
 def login(page):
     """With http_password: the page sends to the login form, which signs in (a plain form
     post, Origin: null under no-referrer) and leads back to the page, connected."""
@@ -617,7 +644,7 @@ login.opens_itself = True
 # While the daemon is away, the page's tries to reach it fail in the console.
 restart.expected_console = "net::ERR_CONNECTION_REFUSED"
 
-SCENARIOS = {f.__name__: f for f in [login, stays_connected, long_queue, screenshot, accessible_names, now_playing, search, queue, hold, keyboard, modes, restart,
+SCENARIOS = {f.__name__: f for f in [login, listen, no_stream, stays_connected, long_queue, screenshot, accessible_names, now_playing, search, queue, hold, keyboard, modes, restart,
                                        layout, picker]}
 
 

@@ -10,6 +10,8 @@ struct WebPageTemplate: Sendable {
         case subtitle
         case toggleLabel = "toggle-label"
         case toggleIcon = "toggle-icon"
+        /// ` hidden` on the "Listen here" button when there is no `/stream`.
+        case listenHidden = "listen-hidden"
     }
 
     /// The page filled in: its bytes, their gzip and a strong ETag (quotes included).

@@ -68,7 +68,9 @@ struct WebResponder: HTTPResponder {
         }
         if path == "/login.html" { return Self.redirect("/") }
         if path == "/" {
-            let page = WebAssets.page.fill(WebNowPlaying.slots(await nowPlaying()))
+            var slots = WebNowPlaying.slots(await nowPlaying())
+            slots[.listenHidden] = stream == nil ? " hidden" : ""
+            let page = WebAssets.page.fill(slots)
             return Self.answer(
                 request, contentType: "text/html; charset=utf-8", etag: page.etag, body: page.body,
                 gzipped: page.gzipped)

@@ -105,6 +105,11 @@ struct WebPageTests {
         try run("picker")
     }
 
+    @Test func listenHerePlaysTheStreamInThePage() throws {
+        try run("listen", config: "http_stream = \"mp3\"\n")
+        try run("no_stream")
+    }
+
     @Test func backByItselfAfterADaemonRestart() throws {
         try run("restart")
     }

@@ -207,6 +207,27 @@ function bindControls() {
     request("sleep", args).then(apply, report);
   });
 
+  // "Listen here" (shown when the daemon has http_stream): this device plays the
+  // daemon's live stream; pressed again, it stops and lets the connection go.
+  const listen = $("listen");
+  let audio = null;
+  listen.addEventListener("click", () => {
+    if (audio) {
+      audio.pause();
+      audio.removeAttribute("src");
+      audio.load();
+      audio.remove();
+      audio = null;
+      listen.setAttribute("aria-pressed", "false");
+      return;
+    }
+    audio = document.createElement("audio");
+    audio.src = "/stream";
+    document.body.append(audio);
+    listen.setAttribute("aria-pressed", "true");
+    audio.play().catch(report);
+  });
+
   const cover = $("cover");
   cover.addEventListener("load", () => { cover.hidden = false; $("cover-none").hidden = true; });
   cover.addEventListener("error", () => { cover.hidden = true; $("cover-none").hidden = false; });
