@@ -195,8 +195,9 @@ class QPlayDaemon:
     (`null` unless told), no inotify watch (as MPD's auto_update "no"); `mpd_addresses`
     are handed on as `--mpd ADDRESS` each."""
 
-    def __init__(self, bins, music, work, mpd_addresses=(), output="null"):
+    def __init__(self, bins, music, work, mpd_addresses=(), output="null", extra_args=(), config=""):
         self.bins = bins
+        self.extra_args = list(extra_args)
         self.output = output
         self.music = music
         self.dir = os.path.join(work, "qplay")
@@ -211,6 +212,7 @@ class QPlayDaemon:
                 f.write('log_level = "warning"\n')
                 # MPD runs with auto_update "no": neither daemon watches the folder.
                 f.write("watch = false\n")
+                f.write(config)
                 if scan:
                     f.write(f"scan_on_start = {scan}\n")
             self.configs[name] = path
@@ -219,7 +221,7 @@ class QPlayDaemon:
     def command(self, config="noscan"):
         mpd = [arg for address in self.mpd_addresses for arg in ("--mpd", address)]
         return [self.bins["qplayd"], "--config", self.configs[config], "--music", self.music,
-                "--socket", self.sock_path, "--data-dir", self.data, "--output", self.output, *mpd]
+                "--socket", self.sock_path, "--data-dir", self.data, "--output", self.output, *mpd, *self.extra_args]
 
     def cli(self, *args, capture=False):
         cmd = [self.bins["qplay"], *args, "--socket", self.sock_path]
