@@ -37,6 +37,39 @@ struct StreamResilienceTests {
         }
     }
 
+    /// The station's source stops for 8 s (Icecast drops its listeners and the mount is
+    /// gone): status says `buffering` while the entry stays current and `playing`, the
+    /// daemon answers meanwhile, and the stream comes back by itself — the new tone in
+    /// the capture, `buffering` false — with no command.
+    @Test func aSourceGoneForEightSecondsIsBufferingThenPlaysOnByItself() throws {
+        try withIcecastAndDaemon { server, daemon in
+            let client = try daemon.client()
+            try client.ok("add", ["urls": [server.url("/tone.mp3")]])
+            _ = try sounding(daemon, seconds: 1)
+            let entry = try client.status()["entry"] as? Int
+            server.stopSource(mount: "/tone.mp3")
+            let stopped = Date()
+            try waitUntil("status says buffering", limit: 30) { try client.status()["buffering"] as? Bool == true }
+            var answered = 0
+            while Date().timeIntervalSince(stopped) < 8 {
+                try client.ok("ping")
+                answered += 1
+                usleep(100_000)
+            }
+            #expect(answered > 0)
+            let held = try client.status()
+            #expect(held["state"] as? String == "playing")
+            #expect(held["entry"] as? Int == entry)
+            let before = try daemon.capturedSamples().count
+            try server.startTone(mount: "/tone.mp3", frequency: 660)
+            let heard = try sounding(daemon, after: before, seconds: 2)
+            let hz = hertz(Array(heard.suffix(44100 * 2)))
+            #expect(abs(hz - 660) < 4, "heard \(hz) Hz after the source came back")
+            try waitUntil("buffering ends", limit: 30) { try client.status()["buffering"] as? Bool == false }
+            #expect(try client.status()["entry"] as? Int == entry)
+        }
+    }
+
     @Test func anHTMLPageAndATextFileAreSkippedWithTheirReasons() throws {
         try withIcecastAndDaemon { server, daemon in
             try server.serve("station.html", "<!DOCTYPE html><html><body>Listen live!</body></html>\n")
