@@ -8,6 +8,9 @@
 ///   `Origin: null` with `Sec-Fetch-Site: same-origin` (what Chromium sends for a plain
 ///   form post under `Referrer-Policy: no-referrer`): another site's page cannot drive
 ///   the player through the user's browser (403).
+/// - `/stream` is not for other sites' pages either: a browser says where a request
+///   comes from (`Sec-Fetch-Site`, and `Origin` where it sends one), a player (mpv, VLC,
+///   ffmpeg) sends neither, and the page's own audio element is `same-origin` (403).
 struct WebPolicy: Sendable {
     /// Lowercased host names and addresses, without ports, allowed besides loopback.
     let hosts: Set<String>
@@ -48,6 +51,17 @@ struct WebPolicy: Sendable {
         guard scheme == "http" || scheme == "https" else { return .forbidden }
         let authority = origin[schemeEnd.upperBound...].lowercased()
         return authority == host.lowercased() ? .allowed : .forbidden
+    }
+
+    /// The `Host` check and, for a request a browser made, that no other site's page made
+    /// it (`/stream`).
+    func checkListen(host: String?, origin: String?, fetchSite: String?) -> Verdict {
+        guard checkHost(host) == .allowed else { return .misdirected }
+        if let origin { return checkChange(host: host, origin: origin, fetchSite: fetchSite) }
+        switch fetchSite?.lowercased() {
+        case nil, "same-origin", "none": return .allowed
+        default: return .forbidden
+        }
     }
 
     /// `Host` without its port, lowercased, without a trailing dot; IPv6 without brackets.

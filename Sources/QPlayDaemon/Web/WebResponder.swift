@@ -34,6 +34,11 @@ struct WebResponder: HTTPResponder {
         let host = request.head.authority
         guard policy.checkHost(host) == .allowed else { return Self.text(.misdirectedRequest, "unknown host\n") }
         let path = request.uri.path
+        if path == "/stream",
+            policy.checkListen(host: host, origin: headers[.origin], fetchSite: headers[.init("Sec-Fetch-Site")!]) != .allowed
+        {
+            return Self.text(.forbidden, "the stream is not for other sites' pages\n")
+        }
         if request.method == .post {
             let verdict = policy.checkChange(
                 host: host, origin: headers[.origin], fetchSite: headers[.init("Sec-Fetch-Site")!])

@@ -129,10 +129,19 @@ struct WebStreamTests {
         try withDaemon(
             config: "http_stream = \"mp3\"\nhttp_password = \"correct horse\"\n", arguments: ["--http", "127.0.0.1:\(port)"]
         ) { _ in
-            let foreign = try WebServerClient(port: port).request("GET", "/stream", headers: [("Host", "attacker.example")])
-            #expect(foreign.status == 421)
+            let misdirected = try WebServerClient(port: port).request("GET", "/stream", headers: [("Host", "attacker.example")])
+            #expect(misdirected.status == 421)
             let anonymous = try WebServerClient(port: port).request("GET", "/stream")
             #expect(anonymous.status == 401)
+            // Another site's page (its audio element, a fetch) is refused before the sign-in.
+            let crossSite = try WebServerClient(port: port).request("GET", "/stream", headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(crossSite.status == 403)
+            let foreign = try WebServerClient(port: port)
+                .request("GET", "/stream", headers: [("Origin", "http://attacker.example")])
+            #expect(foreign.status == 403)
+            let ownPage = try WebServerClient(port: port).request(
+                "GET", "/stream", headers: [("Origin", "http://127.0.0.1:\(port)"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(ownPage.status == 401, "the page's own request goes on to the sign-in")
         }
         try withDaemon(arguments: ["--http", "127.0.0.1:\(port)"]) { _ in
             let none = try WebServerClient(port: port).request("GET", "/stream")
