@@ -84,6 +84,21 @@ struct StreamPlaybackTests {
             #expect(titles == ["Tone radio", server.url("/missing.mp3")])
             _ = try sounding(daemon, seconds: 1)
 
+            // An extended .m3u the same way, its title from #EXTINF, a relative entry
+            // resolved against the playlist's own URL.
+            try server.serve("radio.m3u", """
+                #EXTM3U
+                #EXTINF:-1,Tone radio (m3u)
+                tone.mp3
+
+                """)
+            let m3u = try client.ok("add", ["urls": [server.url("/radio.m3u")]])
+            #expect(m3u["added"] as? Int == 1)
+            let listed = try #require(try client.ok("queue")["entries"] as? [[String: Any]])
+            let last = try #require(listed.last?["track"] as? [String: Any])
+            #expect(last["title"] as? String == "Tone radio (m3u)")
+            #expect(last["path"] as? String == server.url("/tone.mp3"))
+
             let refused = try client.request("add", ["urls": ["ftp://example.com/x.mp3"]])
             #expect((refused["error"] as? [String: Any])?["code"] as? String == "bad_request")
         }
