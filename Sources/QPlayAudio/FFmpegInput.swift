@@ -106,7 +106,14 @@ final class FFmpegInput {
     }
 
     /// FFmpeg reports every damaged packet on stderr; qplay reports the file itself.
-    static let silenceLogging: Void = av_log_set_level(AV_LOG_QUIET)
+    static let silenceLogging: Void = {
+        av_log_set_level(AV_LOG_QUIET)
+        // One allocation of FFmpeg's own is at most 64 MiB (its default: 2 GiB). A
+        // 365-byte WAV the fuzzer found, declaring a 67 MHz rate, had the demuxer zero
+        // 1.3 GB while opening; an audio file's packets, headers and cover art are far
+        // below the bound, and a refused allocation is a damaged file, skipped.
+        av_max_alloc(64 << 20)
+    }()
 }
 
 /// avio's read callback over the reader: bytes, the end, or an error (the reader then

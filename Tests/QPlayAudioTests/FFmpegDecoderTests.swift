@@ -143,6 +143,33 @@ extension FFmpegKind {
         }
     }
 
+    /// A 365-byte file the fuzzer found (a WAV header declaring 67 MHz, an AIFF inside)
+    /// had libavformat zero 1.3 GB while opening it. FFmpeg's allocations are bounded at
+    /// 64 MiB: it is refused as damaged, and the process grew by far less.
+    @Test func aHeaderThatAsksForGigabytesIsRefused() throws {
+        let input = SampleCatalog.repositoryRoot.appending("Fuzz/crashes/ffmpeg/huge-allocation-67mhz-wav")
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // The fuzz input's first bytes choose the target's read size and seek; the file
+        // is the rest.
+        let bytes = try TemporaryDirectory.read(input)
+        let file = dir.appending("damaged.wav")
+        try dir.write(Array(bytes.dropFirst(3)), to: file)
+        // The process's peak resident size, reset just before ("5" into clear_refs).
+        let before = Self.statusKilobytes("VmRSS")
+        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        #expect(throws: DecoderError.self) { try DecoderRegistry.standard.open(file) }
+        let grew = Self.statusKilobytes("VmHWM") - before
+        #expect(grew < 512 * 1024, "opening it took the process \(grew / 1024) MB higher")
+    }
+
+    /// A `/proc/self/status` figure in kB.
+    static func statusKilobytes(_ key: String) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    }
+
     /// Cut short inside its headers, or its audio replaced by junk: refused with a
     /// reason, within the reader's budgets.
     @Test(arguments: FFmpegKind.allCases)
