@@ -64,6 +64,18 @@ public final class StreamBroadcast: Sendable {
         }
     }
 
+    /// The daemon stops: every listener's stream ends (its connection's answer with it).
+    public func finishAll() {
+        let listeners = shared.withLock { state -> [StreamListener] in
+            defer {
+                state.listeners = [:]
+                state.encoder = nil
+            }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+
     /// Interleaved S16 in `format`, as the first output took it.
     func feed(_ bytes: UnsafeRawBufferPointer) {
         let frames = bytes.count / (2 * format.channels)

@@ -1,5 +1,3 @@
-import QPlayStreamOutput
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import QPlayProtocol
+import QPlayStreamOutput
 import ServiceLifecycle
 import Synchronization
 
@@ -42,6 +41,7 @@ final class WebFrontend: Frontend {
     private let settings: Settings
     private let sessions: WebSocketSessions
     private let responder: WebResponder
+    private let stream: StreamBroadcast?
     private let gate: WebGate.Shared
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
@@ -53,6 +53,7 @@ final class WebFrontend: Frontend {
         stream: StreamBroadcast? = nil, logger: Logger
     ) {
         self.settings = settings
+        self.stream = stream
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         sessions = WebSocketSessions(handler: handler, idleTimeout: settings.idleTimeout, logger: logger)
@@ -84,6 +85,16 @@ final class WebFrontend: Frontend {
     }
 
     func run() async throws {
+        // A stream listener's answer lasts as long as it listens: at the shutdown every
+        // listener's stream ends, so the server's wait for its answers does too.
+        try await withGracefulShutdownHandler {
+            try await serve()
+        } onGracefulShutdown: { [stream] in
+            stream?.finishAll()
+        }
+    }
+
+    private func serve() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for address in settings.addresses {
                 guard case .tcp(let host, let port) = address else { continue }

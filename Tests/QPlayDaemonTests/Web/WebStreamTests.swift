@@ -131,6 +131,23 @@ struct WebStreamTests {
         }
     }
 
+    /// SIGTERM while a listener listens: the listener's stream ends and qplayd exits 0
+    /// (it waited for the stream's answer to end, which never came, before).
+    @Test func theDaemonStopsWhileSomeoneListens() throws {
+        let port = try FreeTCPPort.probe()
+        try withDaemon(config: "http_stream = \"mp3\"\n", arguments: ["--http", "127.0.0.1:\(port)"]) { daemon in
+            let listener = try Listener(
+                url: "http://127.0.0.1:\(port)/stream", seconds: 600, in: daemon.directory, name: "listener")
+            try waitUntil("the listener gets the stream") {
+                ((try? TemporaryDirectory.read(FilePath(listener.output)))?.count ?? 0) > 44100
+            }
+            let status = daemon.stop(within: 30)
+            #expect(status == 0, "qplayd with a listener: \(status.map(String.init) ?? "still running 30 s after SIGTERM")")
+            listener.process.signal(SIGTERM)
+            listener.process.wait()
+        }
+    }
+
     @Test func theWebRemotesRulesHoldOnTheStream() throws {
         let port = try FreeTCPPort.probe()
         try withDaemon(
