@@ -53,19 +53,8 @@ final class StateDatabase: Sendable {
             // read them back. The pages are handed back after a large write.
             try db.execute(sql: "PRAGMA cache_size = -16000")
         }
-        let queue = try DatabaseQueue(path: path.string, configuration: configuration)
+        let queue = try Self.openMigrated(path, configuration)
         do {
-            try Self.checkNotNewer(queue)
-            do {
-                try Self.migrator.migrate(queue)
-            } catch {
-                // Two processes opening a new file at once both see no schema; the loser's
-                // migration rolls back, and a second look finds the winner's schema applied.
-                if try !queue.read({ try Self.migrator.hasCompletedMigrations($0) }) {
-                    try Self.migrator.migrate(queue)
-                }
-            }
-            try Self.checkNotNewer(queue)
             checkpointer = try WALCheckpointer(path: path.string, configuration: configuration)
         } catch {
             try? queue.close()
@@ -73,6 +62,37 @@ final class StateDatabase: Sendable {
         }
         self.queue = queue
         queue.inDatabase { checkpointer.takeCheckpoints(of: $0) }
+    }
+
+    /// Opens the file and brings its schema up to date. Another opener of the same new
+    /// file at the same moment (a second process, sqlite3, a test) makes SQLite answer
+    /// "locked" to switching it to WAL, or fails one of our migration steps with "already
+    /// exists" because the other opener committed that step first. Either way the other
+    /// opener got further, and a fresh start sees more of the schema in place; the tries
+    /// are bounded by the number of steps.
+    private static func openMigrated(_ path: FilePath, _ configuration: Configuration) throws -> DatabaseQueue {
+        var tries = 0
+        while true {
+            tries += 1
+            var opened: DatabaseQueue?
+            do {
+                let queue = try DatabaseQueue(path: path.string, configuration: configuration)
+                opened = queue
+                try checkNotNewer(queue)
+                try migrator.migrate(queue)
+                try checkNotNewer(queue)
+                return queue
+            } catch let error as DatabaseError
+                where tries <= migrator.migrations.count + 2
+                && [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_ERROR].contains(error.resultCode)
+            {
+                try? opened?.close()
+                usleep(UInt32.random(in: 1_000...10_000))
+            } catch {
+                try? opened?.close()
+                throw error
+            }
+        }
     }
 
     private static func checkNotNewer(_ queue: DatabaseQueue) throws {

@@ -27,6 +27,31 @@ import Glibc
         #expect(try store.load() == nil)
     }
 
+    /// Two openers of one new file at once (two processes, or a test beside the daemon)
+    /// race through the schema migrations; whichever loses a step must look again and
+    /// open the winner's schema, never fail on "table already exists".
+    @Test func openersRacingOnANewFileAllOpenIt() async throws {
+        for round in 0..<30 {
+            let dir = TemporaryDirectory("qplay-state")
+            defer { dir.remove() }
+            let path = dir.appending("state.sqlite")
+            let failures = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        do {
+                            let store = try StateStore(path: path)
+                            return try store.integrityCheck() == ["ok"] ? nil : "integrity"
+                        } catch { return "\(error)" }
+                    }
+                }
+                var failures: [String] = []
+                for await failure in group { if let failure { failures.append(failure) } }
+                return failures
+            }
+            #expect(failures.isEmpty, "round \(round)")
+        }
+    }
+
     @Test func stateAndPositionSurviveReopening() throws {
         let dir = TemporaryDirectory("qplay-state")
         defer { dir.remove() }
@@ -332,8 +357,7 @@ import Glibc
         let path = dir.appending("state.sqlite")
         let child = try ChildProcess(
             role: "state-hammer", environment: ["QPLAY_TEST_DB": path.string], logPath: dir.appending("child.log"))
-        // Opening migrates the schema; wait until the child has made it, or both would
-        // try to create the same tables.
+        // The child makes the file; opening it beside the child's writes is the point.
         var opened: StateStore?
         try child.waitUntil("the database") {
             opened = fileExists(path) ? try? StateStore(path: path) : nil
