@@ -35,7 +35,7 @@ public final class RealMPDProcess: @unchecked Sendable {
 
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
-    /// Starts MPD, waits until it greets, then indexes the music folder and waits for
+    /// Starts MPD, waits until it listens and greets, then indexes the music folder and waits for
     /// the end of that update.
     public func start() throws {
         let config = directory.appending("mpd.conf")
@@ -71,7 +71,10 @@ public final class RealMPDProcess: @unchecked Sendable {
                 throw LineSocketClient.Failure(description: "mpd exited with \(process.wait()):\n\(log)")
             }
             guard Date() < deadline else { throw LineSocketClient.Failure(description: "mpd did not greet within 30 s:\n\(log)") }
-            connection = try? LineSocketClient.mpd(port: port).client
+            // Only our MPD's listener: another server on this port is another test's.
+            if FreeTCPPort.isHeld(port, byProcess: process.pid) {
+                connection = try? LineSocketClient.mpd(port: port).client
+            }
             if connection == nil { usleep(50_000) }
         }
         try Self.updateAndWait(connection!)
