@@ -49,8 +49,8 @@ struct StoredQueueRows: Sendable {
         let sameCollection = revisions != nil && state.revisions?.collection == revisions?.collection
         let sameInstalled = revisions != nil && state.revisions?.installed == revisions?.installed
         let changes = [
-            ("queue_key", sameCollection ? OrderKeys.Change() : queue.update(to: state.collection.map(\.id))),
-            ("installed_key", sameInstalled ? OrderKeys.Change() : installed.update(to: state.installed.map(\.id))),
+            ("queue_key", sameCollection ? OrderKeys.Change() : queue.update(to: EntryIDs(state.collection))),
+            ("installed_key", sameInstalled ? OrderKeys.Change() : installed.update(to: EntryIDs(state.installed))),
             ("play_key", sameInstalled ? OrderKeys.Change() : play.update(to: state.playOrder)),
         ]
         revisions = state.revisions
